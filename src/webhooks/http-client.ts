@@ -1,0 +1,191 @@
+/**
+ * The HTTP edge of webhook delivery: one POST, one result. It never throws, because the sender
+ * stores every attempt (style.md §7) and a thrown error would be an attempt with no row.
+ */
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import { Agent } from 'undici';
+import { PRIVATE_ADDRESS_CODE, checkCallbackUrl, createGuardedConnector } from './address-guard.js';
+import { type AttemptOutcome, classifyResponse, parseRetryAfter } from './retry-policy.js';
+
+export interface WebhookAttemptResult {
+  kind: AttemptOutcome;
+  /** HTTP status, or null when there was no response. */
+  status: number | null;
+  durationMs: number;
+  /** The first bytes of the response body as text, for the attempt log. */
+  responseExcerpt: string;
+  /** Why there was no response ('timeout', 'connection refused', ...). */
+  error?: string;
+  retryAfterMs?: number;
+}
+
+/** The port the webhook sender uses. */
+export interface WebhookHttpClient {
+  post(url: string, headers: Record<string, string>, body: string): Promise<WebhookAttemptResult>;
+  close(): Promise<void>;
+}
+
+export interface WebhookHttpClientOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  maxConnectionsPerOrigin?: number;
+  logger?: Logger;
+}
+
+export const EXCERPT_BYTES = 512;
+/**
+ * A body up to this size is read to its end so the connection can go back to the pool; a
+ * longer one is cut off (which costs the connection) so a receiver cannot make us download
+ * megabytes per attempt. undici 7 then dials one spare idle connection to that origin
+ * (nodejs/undici#5845); the next post reuses it or the receiver's idle timeout closes it.
+ */
+export const READ_CAP_BYTES = 4096;
+/** Enough to overlap slow receivers without one busy customer holding hundreds of sockets. */
+const DEFAULT_CONNECTIONS_PER_ORIGIN = 8;
+
+/** Connection-level error codes and how they read in the attempt log. All of them retry. */
+const NO_RESPONSE_ERRORS: Readonly<Record<string, string>> = {
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ETIMEDOUT: 'timeout',
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  UND_ERR_SOCKET: 'connection closed',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'host unreachable',
+};
+
+export function createWebhookHttpClient(opts: WebhookHttpClientOptions): WebhookHttpClient {
+  const { timeoutMs, logger } = opts;
+  const agent = new Agent({
+    connect: createGuardedConnector(opts.allowPrivate, { timeout: timeoutMs }),
+    connections: opts.maxConnectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+
+  async function post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<WebhookAttemptResult> {
+    const started = performance.now();
+    const result = (r: Omit<WebhookAttemptResult, 'durationMs'>): WebhookAttemptResult => {
+      const done = { ...r, durationMs: Math.round(performance.now() - started) };
+      logger?.debug({ origin: safeOrigin(url), ...done }, 'webhook attempt');
+      return done;
+    };
+
+    const checked = checkCallbackUrl(url);
+    if (!checked.ok) {
+      return result({
+        kind: 'give_up',
+        status: null,
+        responseExcerpt: '',
+        error: `invalid URL: ${checked.reason}`,
+      });
+    }
+
+    // headersTimeout/bodyTimeout each restart per phase; this bounds the attempt as a whole.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error('webhook attempt timed out')), timeoutMs);
+    try {
+      const response = await agent.request({
+        origin: checked.url.origin,
+        path: checked.url.pathname + checked.url.search,
+        method: 'POST',
+        headers,
+        body,
+        signal: deadline.signal,
+      });
+      const kind = classifyResponse(response.statusCode);
+      const { excerpt, reachedEnd } = await readExcerpt(response.body);
+      // undici hands a finished connection back to its pool one event-loop turn later
+      // (setImmediate in client-h1's onMessageComplete). Waiting for that turn lets the
+      // caller's next post reuse this connection instead of dialling a second one.
+      if (reachedEnd) await new Promise((resolve) => setImmediate(resolve));
+      const retryAfter = firstHeader(response.headers['retry-after']);
+      const retryAfterMs = kind === 'retry' ? parseRetryAfter(retryAfter, Date.now()) : undefined;
+      return result({
+        kind,
+        status: response.statusCode,
+        responseExcerpt: excerpt,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
+    } catch (err) {
+      if (errorCode(err) === PRIVATE_ADDRESS_CODE) {
+        logger?.warn(
+          { origin: checked.url.origin },
+          'webhook refused: callback resolves to a private address',
+        );
+        // The same URL will keep resolving privately; retrying only delays the give-up.
+        return result({
+          kind: 'give_up',
+          status: null,
+          responseExcerpt: '',
+          error: 'private address refused',
+        });
+      }
+      const error = deadline.signal.aborted ? 'timeout' : describeNoResponse(err);
+      return result({ kind: classifyResponse(null), status: null, responseExcerpt: '', error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { post, close: () => agent.close() };
+}
+
+/**
+ * Reads at most READ_CAP_BYTES. A failure while reading the body does not change the outcome:
+ * the status line already answered, and the excerpt is only for people reading the log.
+ */
+async function readExcerpt(body: Readable): Promise<{ excerpt: string; reachedEnd: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let reachedEnd = false;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > READ_CAP_BYTES) break; // leaving the loop destroys the stream
+    }
+    reachedEnd = size <= READ_CAP_BYTES;
+  } catch {
+    // keep what arrived
+  }
+  const head = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES);
+  // stream: true holds back a character cut in half at the 512-byte boundary instead of
+  // emitting a replacement character for it.
+  return { excerpt: new TextDecoder().decode(head, { stream: true }), reachedEnd };
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function errorCode(err: unknown): string | undefined {
+  // undici and net sometimes wrap the socket error; the code we need may be on a cause.
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+function describeNoResponse(err: unknown): string {
+  const code = errorCode(err);
+  if (code !== undefined) return NO_RESPONSE_ERRORS[code] ?? `connection failed (${code})`;
+  const message = err instanceof Error ? err.message : String(err);
+  return `connection failed: ${message.slice(0, 120)}`;
+}
+
+/** Only the origin is logged: paths and query strings of callback URLs often carry tokens. */
+function safeOrigin(url: string): string | undefined {
+  return URL.canParse(url) ? new URL(url).origin : undefined;
+}
