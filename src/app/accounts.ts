@@ -1,0 +1,157 @@
+import type { Logger } from 'pino';
+import type { DeliveryReportType } from '../domain/delivery-report.js';
+import { illegal } from '../domain/errors.js';
+import { isValidTimeZone } from '../domain/dates.js';
+import type { Account, AccountPatch, Store } from '../store/port.js';
+import { generateWebhookSecret } from '../webhooks/sign.js';
+import { checkCallbackUrl } from '../webhooks/address-guard.js';
+import { generateApiKey, hashApiKey, keyPrefix } from './api-keys.js';
+
+export interface AccountInput {
+  readonly name: string;
+  readonly timezone?: string | undefined;
+  readonly credits?: number | null | undefined;
+  readonly anySender?: boolean | undefined;
+  readonly callbackUrl?: string | null | undefined;
+  readonly inboundUrl?: string | null | undefined;
+  readonly deliveryReport?: DeliveryReportType | null | undefined;
+}
+
+export interface IssuedKey {
+  readonly keyId: number;
+  /** The key itself: shown once, never stored. */
+  readonly apiKey: string;
+}
+
+/** How long the previous webhook secret keeps signing after a rotation. */
+export const SECRET_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export async function createAccount(
+  store: Store,
+  input: AccountInput,
+  now: number,
+  apiKey: string = generateApiKey(),
+): Promise<{ account: Account; key: IssuedKey }> {
+  checkAccountSettings(input);
+  const account = await store.accounts.create({
+    name: input.name,
+    timezone: input.timezone ?? 'UTC',
+    credits: input.credits ?? null,
+    anySender: input.anySender ?? false,
+    callbackUrl: input.callbackUrl ?? null,
+    inboundUrl: input.inboundUrl ?? null,
+    deliveryReport: input.deliveryReport ?? null,
+    webhookSecret: generateWebhookSecret(),
+    createdAt: now,
+  });
+  const key = await issueKey(store, account.id, now, apiKey);
+  return { account, key };
+}
+
+export async function issueKey(
+  store: Store,
+  accountId: number,
+  now: number,
+  apiKey = generateApiKey(),
+): Promise<IssuedKey> {
+  const record = await store.accounts.createKey(accountId, hashApiKey(apiKey), keyPrefix(apiKey), now);
+  return { keyId: record.id, apiKey };
+}
+
+export interface AccountChanges extends Omit<AccountInput, 'name'> {
+  readonly name?: string | undefined;
+  readonly addCredits?: number | undefined;
+  readonly rotateWebhookSecret?: boolean | undefined;
+}
+
+export async function updateAccount(
+  store: Store,
+  id: number,
+  changes: AccountChanges,
+  now: number,
+): Promise<Account | null> {
+  checkAccountSettings(changes);
+  const patch: { -readonly [K in keyof AccountPatch]: AccountPatch[K] } = {};
+  if (changes.name !== undefined) patch.name = changes.name;
+  if (changes.timezone !== undefined) patch.timezone = changes.timezone;
+  if (changes.credits !== undefined) patch.credits = changes.credits;
+  if (changes.anySender !== undefined) patch.anySender = changes.anySender;
+  if (changes.callbackUrl !== undefined) patch.callbackUrl = changes.callbackUrl;
+  if (changes.inboundUrl !== undefined) patch.inboundUrl = changes.inboundUrl;
+  if (changes.deliveryReport !== undefined) patch.deliveryReport = changes.deliveryReport;
+  if (changes.rotateWebhookSecret) {
+    patch.rotateSecret = { secret: generateWebhookSecret(), prevSecretUntil: now + SECRET_ROTATION_GRACE_MS };
+  }
+  let account = await store.accounts.update(id, patch);
+  if (account && changes.addCredits !== undefined && changes.addCredits !== 0) {
+    if (account.credits === null)
+      throw illegal('add_credits', changes.addCredits, 'The account has unlimited credit; set credits first');
+    account = await store.accounts.addCredits(id, changes.addCredits);
+  }
+  return account;
+}
+
+function checkAccountSettings(input: Omit<AccountInput, 'name'>): void {
+  if (input.timezone !== undefined && !isValidTimeZone(input.timezone)) {
+    throw illegal(
+      'timezone',
+      input.timezone,
+      'timezone must be an IANA time zone name such as UTC or Europe/London',
+    );
+  }
+  for (const [name, url] of [
+    ['callback_url', input.callbackUrl],
+    ['inbound_url', input.inboundUrl],
+  ] as const) {
+    if (url !== undefined && url !== null && !checkCallbackUrl(url).ok) {
+      throw illegal(name, url, `${name} must be an http or https URL`);
+    }
+  }
+  if (
+    input.credits !== undefined &&
+    input.credits !== null &&
+    (!Number.isSafeInteger(input.credits) || input.credits < 0)
+  ) {
+    throw illegal(
+      'credits',
+      input.credits,
+      'credits must be a whole number of at least 0, or null for unlimited',
+    );
+  }
+}
+
+export const BOOTSTRAP_ACCOUNT = 'default';
+
+/**
+ * The "works on first try" path (decisions §1): an empty store gets account `default` with any
+ * sender and unlimited credit, keyed by SMSGW_BOOTSTRAP_KEY or a random key printed once.
+ * When SMSGW_BOOTSTRAP_KEY is set on a store that already exists, the key is added to `default`
+ * if it is not live yet, so a configured bootstrap key always works.
+ */
+export async function ensureBootstrapAccount(
+  store: Store,
+  bootstrapKey: string | null,
+  now: number,
+  logger: Logger,
+): Promise<{ apiKey: string | null }> {
+  if ((await store.accounts.count()) === 0) {
+    const { account, key } = await createAccount(
+      store,
+      { name: BOOTSTRAP_ACCOUNT, anySender: true, credits: null },
+      now,
+      bootstrapKey ?? generateApiKey(),
+    );
+    logger.info({ accountID: account.id }, 'created account "default" (any sender, unlimited credit)');
+    return { apiKey: bootstrapKey === null ? key.apiKey : null };
+  }
+  if (bootstrapKey !== null && !(await store.accounts.findByKeyHash(hashApiKey(bootstrapKey)))) {
+    const account = await store.accounts.getByName(BOOTSTRAP_ACCOUNT);
+    if (account) {
+      await issueKey(store, account.id, now, bootstrapKey);
+      logger.info({ accountID: account.id }, 'added SMSGW_BOOTSTRAP_KEY as a key of account "default"');
+    } else {
+      logger.warn('SMSGW_BOOTSTRAP_KEY is set but the store has no account "default"; the key was not added');
+    }
+  }
+  return { apiKey: null };
+}

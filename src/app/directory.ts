@@ -1,0 +1,94 @@
+import { illegal, NotFoundError } from '../domain/errors.js';
+import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
+import { formatDateTime } from '../domain/dates.js';
+import type { Account, NumberRecord, Store } from '../store/port.js';
+import { checkCallbackUrl } from '../webhooks/address-guard.js';
+
+/** Senders and inbound numbers of an account: the admin API's and the CLI's shared rules. */
+
+export async function requireAccountById(store: Store, rawId: string | number): Promise<Account> {
+  const id = typeof rawId === 'number' ? rawId : /^\d{1,16}$/.test(rawId) ? Number(rawId) : NaN;
+  const account = Number.isSafeInteger(id) ? await store.accounts.get(id) : null;
+  if (!account) throw new NotFoundError('No account with that accountID');
+  return account;
+}
+
+export function normaliseSenderArgument(raw: string): string {
+  const sender = normaliseSender(raw);
+  if (sender === null) {
+    throw illegal(
+      'sender',
+      raw,
+      'sender must be an msisdn in E.164 format or an alphanumeric id of 1-11 characters',
+    );
+  }
+  return sender;
+}
+
+export async function addSender(store: Store, account: Account, raw: string, now: number): Promise<string> {
+  const sender = normaliseSenderArgument(raw);
+  await store.accounts.addSender(account.id, sender, now);
+  return sender;
+}
+
+export interface NumberInput {
+  readonly msisdn: string;
+  readonly ref?: string | null | undefined;
+  readonly inboundUrl?: string | null | undefined;
+}
+
+/** Null when the number already routes to an account. */
+export async function addNumber(store: Store, account: Account, input: NumberInput, now: number) {
+  const msisdn = normaliseMsisdn(input.msisdn);
+  if (msisdn === null)
+    throw illegal('msisdn', input.msisdn, 'msisdn must be in E.164 format, e.g. +61491570156');
+  if (input.inboundUrl && !checkCallbackUrl(input.inboundUrl).ok) {
+    throw illegal('inbound_url', input.inboundUrl, 'inbound_url must be an http or https URL');
+  }
+  return store.accounts.addNumber({
+    accountId: account.id,
+    msisdn,
+    ref: input.ref ?? null,
+    inboundUrl: input.inboundUrl ?? null,
+    createdAt: now,
+  });
+}
+
+export function numberView(n: NumberRecord) {
+  return { numberID: n.id, accountID: n.accountId, msisdn: n.msisdn, ref: n.ref, inbound_url: n.inboundUrl };
+}
+
+export function accountView(a: Account) {
+  return {
+    accountID: a.id,
+    name: a.name,
+    timezone: a.timezone,
+    credits: a.credits,
+    any_sender: a.anySender,
+    callback_url: a.callbackUrl,
+    inbound_url: a.inboundUrl,
+    delivery_report: a.deliveryReport,
+    webhook_secret: a.webhookSecret,
+    created_at: formatDateTime(a.createdAt),
+  };
+}
+
+/** The account with its senders, numbers and keys (never the keys themselves). */
+export async function accountDetails(store: Store, a: Account) {
+  const [senders, numbers, keys] = await Promise.all([
+    store.accounts.listSenders(a.id),
+    store.accounts.listNumbers(a.id),
+    store.accounts.listKeys(a.id),
+  ]);
+  return {
+    ...accountView(a),
+    senders,
+    numbers: numbers.map(numberView),
+    keys: keys.map((k) => ({
+      keyID: k.id,
+      prefix: k.prefix,
+      created_at: formatDateTime(k.createdAt),
+      revoked_at: k.revokedAt === null ? null : formatDateTime(k.revokedAt),
+    })),
+  };
+}

@@ -1,0 +1,245 @@
+import { createAccount, issueKey, updateAccount } from '../app/accounts.js';
+import {
+  accountDetails,
+  accountView,
+  addNumber,
+  addSender,
+  normaliseSenderArgument,
+  numberView,
+  requireAccountById,
+} from '../app/directory.js';
+import { isDeliveryReportType, type DeliveryReportType } from '../domain/delivery-report.js';
+import { NotFoundError } from '../domain/errors.js';
+import { normaliseMsisdn } from '../domain/msisdn.js';
+import { migrate } from '../store/migrations/index.js';
+import { connect } from '../store/connect.js';
+import { credits, integer, nullable, optionalString, parse, requireString } from './args.js';
+import { UsageError, print, withStore } from './context.js';
+import type { Config } from '../config/config.js';
+
+export interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  run(argv: string[], config: Config): Promise<void>;
+}
+
+const settingOptions = {
+  timezone: { type: 'string' },
+  credits: { type: 'string' },
+  'any-sender': { type: 'boolean' },
+  'callback-url': { type: 'string' },
+  'inbound-url': { type: 'string' },
+  'delivery-report': { type: 'string' },
+} as const;
+
+function deliveryReport(value: string | undefined): DeliveryReportType | null | undefined {
+  const v = nullable(value);
+  if (v === undefined || v === null) return v;
+  if (!isDeliveryReportType(v))
+    throw new UsageError(
+      '--delivery-report is summary, detailed, per_recipient_final, per_recipient or none',
+    );
+  return v;
+}
+
+function positional(positionals: string[], index: number, name: string): string {
+  const value = positionals[index];
+  if (value === undefined) throw new UsageError(`${name} is required`);
+  return value;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  migrate: {
+    usage: 'smsgw migrate',
+    summary: 'Apply pending database migrations and exit',
+    async run(_argv, config) {
+      const conn = connect(config.database);
+      try {
+        const { pino } = await import('pino');
+        const applied = await migrate(conn, pino({ level: config.logLevel }));
+        print({ applied });
+      } finally {
+        await conn.close();
+      }
+    },
+  },
+
+  'accounts create': {
+    usage:
+      'smsgw accounts create --name NAME [--timezone TZ] [--credits N|unlimited] [--any-sender]\n' +
+      '                      [--callback-url URL] [--inbound-url URL] [--delivery-report TYPE]',
+    summary: 'Create an account and print it with its first API key (shown once)',
+    async run(argv, config) {
+      const { values } = parse(argv, { name: { type: 'string' }, ...settingOptions });
+      const name = requireString(values, 'name');
+      await withStore(config, async ({ store, now }) => {
+        if (await store.accounts.getByName(name)) throw new UsageError(`an account named ${name} exists`);
+        const { account, key } = await createAccount(
+          store,
+          {
+            name,
+            timezone: optionalString(values, 'timezone'),
+            credits: credits(optionalString(values, 'credits')),
+            anySender: values['any-sender'] === true,
+            callbackUrl: optionalString(values, 'callback-url'),
+            inboundUrl: optionalString(values, 'inbound-url'),
+            deliveryReport: deliveryReport(optionalString(values, 'delivery-report')),
+          },
+          now(),
+        );
+        print({ ...accountView(account), keyID: key.keyId, api_key: key.apiKey });
+      });
+    },
+  },
+
+  'accounts show': {
+    usage: 'smsgw accounts show ACCOUNT_ID',
+    summary: 'Print an account with its senders, numbers and keys',
+    async run(argv, config) {
+      const { positionals } = parse(argv, {});
+      await withStore(config, async ({ store }) => {
+        const account = await requireAccountById(store, positional(positionals, 0, 'ACCOUNT_ID'));
+        print(await accountDetails(store, account));
+      });
+    },
+  },
+
+  'accounts update': {
+    usage:
+      'smsgw accounts update ACCOUNT_ID [--credits N|unlimited] [--add-credits N] [--timezone TZ]\n' +
+      '                      [--any-sender | --no-any-sender] [--callback-url URL|none] [--inbound-url URL|none]\n' +
+      '                      [--delivery-report TYPE|none] [--rotate-webhook-secret]',
+    summary: 'Change account settings, set or add credit, rotate the webhook secret',
+    async run(argv, config) {
+      const { values, positionals } = parse(argv, {
+        ...settingOptions,
+        'no-any-sender': { type: 'boolean' },
+        'add-credits': { type: 'string' },
+        'rotate-webhook-secret': { type: 'boolean' },
+      });
+      await withStore(config, async ({ store, now }) => {
+        const account = await requireAccountById(store, positional(positionals, 0, 'ACCOUNT_ID'));
+        const anySender =
+          values['any-sender'] === true ? true : values['no-any-sender'] === true ? false : undefined;
+        const updated = await updateAccount(
+          store,
+          account.id,
+          {
+            timezone: optionalString(values, 'timezone'),
+            credits: credits(optionalString(values, 'credits')),
+            addCredits: integer(optionalString(values, 'add-credits'), 'add-credits'),
+            anySender,
+            callbackUrl: nullable(optionalString(values, 'callback-url')),
+            inboundUrl: nullable(optionalString(values, 'inbound-url')),
+            deliveryReport: deliveryReport(optionalString(values, 'delivery-report')),
+            rotateWebhookSecret: values['rotate-webhook-secret'] === true,
+          },
+          now(),
+        );
+        if (!updated) throw new NotFoundError('No account with that accountID');
+        print(await accountDetails(store, updated));
+      });
+    },
+  },
+
+  'keys create': {
+    usage: 'smsgw keys create --account ACCOUNT_ID',
+    summary: 'Issue a new API key for an account (shown once)',
+    async run(argv, config) {
+      const { values } = parse(argv, { account: { type: 'string' } });
+      await withStore(config, async ({ store, now }) => {
+        const account = await requireAccountById(store, requireString(values, 'account'));
+        const key = await issueKey(store, account.id, now());
+        print({ accountID: account.id, keyID: key.keyId, api_key: key.apiKey });
+      });
+    },
+  },
+
+  'keys revoke': {
+    usage: 'smsgw keys revoke --account ACCOUNT_ID --key KEY_ID',
+    summary: 'Revoke an API key',
+    async run(argv, config) {
+      const { values } = parse(argv, { account: { type: 'string' }, key: { type: 'string' } });
+      await withStore(config, async ({ store, now }) => {
+        const account = await requireAccountById(store, requireString(values, 'account'));
+        const keyId = integer(requireString(values, 'key'), 'key')!;
+        if (!(await store.accounts.revokeKey(account.id, keyId, now())))
+          throw new NotFoundError('No live key with that keyID');
+        print({ accountID: account.id, keyID: keyId, revoked: true });
+      });
+    },
+  },
+
+  'senders add': {
+    usage: 'smsgw senders add --account ACCOUNT_ID SENDER',
+    summary: 'Validate a sender (msisdn or alphanumeric id) for an account',
+    async run(argv, config) {
+      const { values, positionals } = parse(argv, { account: { type: 'string' } });
+      await withStore(config, async ({ store, now }) => {
+        const account = await requireAccountById(store, requireString(values, 'account'));
+        print({
+          accountID: account.id,
+          sender: await addSender(store, account, positional(positionals, 0, 'SENDER'), now()),
+        });
+      });
+    },
+  },
+
+  'senders remove': {
+    usage: 'smsgw senders remove --account ACCOUNT_ID SENDER',
+    summary: 'Withdraw a validated sender',
+    async run(argv, config) {
+      const { values, positionals } = parse(argv, { account: { type: 'string' } });
+      await withStore(config, async ({ store }) => {
+        const account = await requireAccountById(store, requireString(values, 'account'));
+        const sender = normaliseSenderArgument(positional(positionals, 0, 'SENDER'));
+        if (!(await store.accounts.removeSender(account.id, sender)))
+          throw new NotFoundError('That sender is not validated for the account');
+        print({ accountID: account.id, sender, removed: true });
+      });
+    },
+  },
+
+  'numbers add': {
+    usage: 'smsgw numbers add --account ACCOUNT_ID MSISDN [--ref REF] [--inbound-url URL]',
+    summary: 'Route an inbound number to an account',
+    async run(argv, config) {
+      const { values, positionals } = parse(argv, {
+        account: { type: 'string' },
+        ref: { type: 'string' },
+        'inbound-url': { type: 'string' },
+      });
+      await withStore(config, async ({ store, now }) => {
+        const account = await requireAccountById(store, requireString(values, 'account'));
+        const number = await addNumber(
+          store,
+          account,
+          {
+            msisdn: positional(positionals, 0, 'MSISDN'),
+            ref: optionalString(values, 'ref'),
+            inboundUrl: optionalString(values, 'inbound-url'),
+          },
+          now(),
+        );
+        if (!number) throw new UsageError('that number already routes to an account');
+        print(numberView(number));
+      });
+    },
+  },
+
+  'numbers remove': {
+    usage: 'smsgw numbers remove --account ACCOUNT_ID MSISDN',
+    summary: 'Stop routing an inbound number to an account',
+    async run(argv, config) {
+      const { values, positionals } = parse(argv, { account: { type: 'string' } });
+      await withStore(config, async ({ store }) => {
+        const account = await requireAccountById(store, requireString(values, 'account'));
+        const msisdn = normaliseMsisdn(positional(positionals, 0, 'MSISDN'));
+        if (msisdn === null || !(await store.accounts.removeNumber(account.id, msisdn))) {
+          throw new NotFoundError('That number does not route to the account');
+        }
+        print({ accountID: account.id, msisdn, removed: true });
+      });
+    },
+  },
+};

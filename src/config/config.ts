@@ -1,0 +1,133 @@
+import { parseDuration, parseDurationList } from '../domain/duration.js';
+
+/**
+ * The whole runtime configuration, parsed once from the environment (decisions §1).
+ * Nothing outside src/config reads process.env.
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseConfig;
+  readonly adminToken: string | null;
+  readonly carrier: 'simulator' | 'smpp';
+  readonly simDelayMs: number;
+  readonly webhookRetryMs: readonly number[];
+  readonly webhookTimeoutMs: number;
+  readonly webhookAllowPrivate: boolean;
+  readonly receiptTimeoutMs: number;
+  readonly maxRecipients: number;
+  readonly logLevel: LogLevel;
+  readonly bootstrapKey: string | null;
+}
+
+export type DatabaseConfig =
+  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const DEFAULT_WEBHOOK_RETRY = '5s,5m,30m,2h,5h,10h,10h';
+
+/** A bad configuration value; the message names the variable so start-up can say what to fix. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const carrier = oneOf(read, 'SMSGW_CARRIER', ['simulator', 'smpp'] as const, 'simulator');
+  return Object.freeze({
+    port: integer(read, 'SMSGW_PORT', 8080, 0, 65535),
+    host: read('SMSGW_HOST') ?? '127.0.0.1',
+    database: databaseUrl(read('SMSGW_DATABASE_URL') ?? 'sqlite:./data/smsgw.sqlite'),
+    adminToken: read('SMSGW_ADMIN_TOKEN') ?? null,
+    carrier,
+    simDelayMs: integer(read, 'SMSGW_SIM_DELAY_MS', 200, 0, 86_400_000),
+    webhookRetryMs: Object.freeze(durationList(read, 'SMSGW_WEBHOOK_RETRY', DEFAULT_WEBHOOK_RETRY)),
+    webhookTimeoutMs: integer(read, 'SMSGW_WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+    webhookAllowPrivate: boolean(read, 'SMSGW_WEBHOOK_ALLOW_PRIVATE', carrier === 'simulator'),
+    receiptTimeoutMs: duration(read, 'SMSGW_RECEIPT_TIMEOUT', '48h'),
+    maxRecipients: integer(read, 'SMSGW_MAX_RECIPIENTS', 10_000, 1, 1_000_000),
+    logLevel: oneOf(read, 'SMSGW_LOG_LEVEL', LOG_LEVELS, 'info'),
+    bootstrapKey: read('SMSGW_BOOTSTRAP_KEY') ?? null,
+  });
+}
+
+type Reader = (name: string) => string | undefined;
+
+function integer(read: Reader, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${raw}`);
+  return value;
+}
+
+function boolean(read: Reader, name: string, fallback: boolean): boolean {
+  const raw = read(name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(read: Reader, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function duration(read: Reader, name: string, fallback: string): number {
+  const raw = read(name) ?? fallback;
+  const value = parseDuration(raw);
+  if (value === null || value <= 0) {
+    throw new ConfigError(name, `expected a duration such as 30s, 15m or 48h, got "${raw}"`);
+  }
+  return value;
+}
+
+function durationList(read: Reader, name: string, fallback: string): number[] {
+  const raw = read(name) ?? fallback;
+  const value = parseDurationList(raw);
+  if (value === null) {
+    throw new ConfigError(name, `expected comma-separated durations such as 5s,5m,30m, got "${raw}"`);
+  }
+  return value;
+}
+
+function databaseUrl(raw: string): DatabaseConfig {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '')
+      throw new ConfigError(
+        'SMSGW_DATABASE_URL',
+        'sqlite: needs a file path, e.g. sqlite:./data/smsgw.sqlite',
+      );
+    return { kind: 'sqlite', path };
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('SMSGW_DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: raw };
+  }
+  throw new ConfigError('SMSGW_DATABASE_URL', 'expected sqlite:PATH or postgres://…');
+}

@@ -1,0 +1,60 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { Store } from '../store/port.js';
+import { errorBody, handleError } from './errors.js';
+import { openApiInfo } from './openapi.js';
+import { adminRoutes } from './routes/admin.js';
+import { docsRoutes } from './routes/docs.js';
+import { messageRoutes } from './routes/messages.js';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly now: () => number;
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    disableRequestLogging: true,
+    exposeHeadRoutes: false,
+    ignoreTrailingSlash: true,
+    // Room for SMSGW_MAX_RECIPIENTS numbers of ~20 bytes each plus the body.
+    bodyLimit: Math.max(1 << 20, deps.config.maxRecipients * 40 + (64 << 10)),
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('account', null);
+  // Clients (and curl -d) often send JSON without a JSON content type: parse every body as JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    if (typeof body !== 'string' || body.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody.notFound('No such path')));
+
+  await app.register(swagger, { openapi: openApiInfo });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(
+    async (v1) => {
+      messageRoutes(v1, deps);
+      docsRoutes(v1);
+    },
+    { prefix: '/v1' },
+  );
+  await app.register(async (admin) => adminRoutes(admin, deps), { prefix: '/admin/v1' });
+  // The TypeBox provider only narrows handler types; the instance itself is an ordinary one.
+  return app as unknown as App;
+}

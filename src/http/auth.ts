@@ -1,0 +1,43 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hashApiKey, keyFromAuthorization } from '../app/api-keys.js';
+import type { Account, Store } from '../store/port.js';
+import { errorBody } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account: Account | null;
+  }
+}
+
+/** The caller's account; routes behind `requireAccount` always have one. */
+export function accountOf(request: FastifyRequest): Account {
+  if (!request.account) throw new Error('route is missing the requireAccount hook');
+  return request.account;
+}
+
+/** preHandler for the public API: `Authorization: Bearer <key>` or the bare key (decisions §2). */
+export function requireAccount(store: Store) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = keyFromAuthorization(request.headers.authorization);
+    const account = key === null ? null : await store.accounts.findByKeyHash(hashApiKey(key));
+    if (!account) return reply.code(401).send(errorBody.unauthorized());
+    request.account = account;
+  };
+}
+
+/** preHandler for the admin API: the configured token, compared in constant time; unset = refused. */
+export function requireAdmin(adminToken: string | null) {
+  const expected = adminToken === null ? null : digest(adminToken);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const given = keyFromAuthorization(request.headers.authorization);
+    // Digests have equal length, so timingSafeEqual never leaks the token's length.
+    if (expected === null || given === null || !timingSafeEqual(digest(given), expected)) {
+      return reply.code(401).send(errorBody.unauthorized());
+    }
+  };
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}

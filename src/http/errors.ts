@@ -1,0 +1,103 @@
+import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ConflictError,
+  NotFoundError,
+  QueryError,
+  ValidationError,
+  ValidationType,
+} from '../domain/errors.js';
+import { describeBodyError } from './validation-errors.js';
+
+/** Builders for the error bodies of interface.md; every error response goes through them. */
+export const errorBody = {
+  badRequest: (type: string, argument: string | null, error: string) => ({
+    status_code: 400,
+    status_msg: 'Bad Request',
+    error,
+    type,
+    arguement: argument,
+  }),
+  forbidden: (type: string, argument: string | null, badValue: unknown, info: string) => ({
+    status_code: 403,
+    status_msg: 'Forbidden',
+    error: info,
+    type,
+    arguement: argument,
+    bad_value: badValue === undefined ? null : badValue,
+    info,
+  }),
+  unauthorized: () => ({ status_code: 401, status_msg: 'Unauthorized' }),
+  notFound: (info: string) => ({ status_code: 404, status_msg: 'Not Found', info }),
+  methodNotAllowed: (allow: readonly string[]) => ({
+    status_code: 405,
+    status_msg: 'Method Not Allowed',
+    Allow: allow,
+  }),
+  conflict: (info: string) => ({ status_code: 409, status_msg: 'Conflict', info }),
+  internal: () => ({ status_code: 500, status_msg: 'Internal Server Error' }),
+  generic: (status: number) => ({ status_code: status, status_msg: HTTP_STATUS_TEXT[status] ?? 'Error' }),
+};
+
+/** An admin resource that already exists (an inbound number routed elsewhere, say). */
+export class AlreadyExistsError extends Error {}
+
+/**
+ * The one error handler: maps domain errors and Fastify's own (schema validation, JSON
+ * parsing) to the bodies of interface.md. Anything unexpected is logged with its stack and
+ * answered with a bare 500 body, so no internal detail reaches a client.
+ */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ValidationError) {
+    const d = error.detail;
+    return d.httpStatus === 400
+      ? reply.code(400).send(errorBody.badRequest(d.type, d.argument, d.info))
+      : reply.code(403).send(errorBody.forbidden(d.type, d.argument, d.badValue, d.info));
+  }
+  if (error instanceof QueryError) {
+    return reply
+      .code(400)
+      .send(errorBody.badRequest(ValidationType.ValIllegal, error.argument, error.message));
+  }
+  if (error instanceof NotFoundError) return reply.code(404).send(errorBody.notFound(error.message));
+  if (error instanceof ConflictError) {
+    return reply
+      .code(403)
+      .send(errorBody.forbidden(ValidationType.ValIllegal, error.argument, null, error.message));
+  }
+  if (error instanceof AlreadyExistsError) return reply.code(409).send(errorBody.conflict(error.message));
+
+  if (error.validation) {
+    const context = error.validationContext;
+    if (context === 'body') {
+      const e = describeBodyError(error.validation[0]!, request.body);
+      return e.httpStatus === 400
+        ? reply.code(400).send(errorBody.badRequest(e.type, e.argument, e.info))
+        : reply.code(403).send(errorBody.forbidden(e.type, e.argument, e.badValue, e.info));
+    }
+    if (context === 'params') return reply.code(404).send(errorBody.notFound('No such resource'));
+    const first = error.validation[0]!;
+    const argument = first.instancePath.split('/')[1] ?? null;
+    return reply
+      .code(400)
+      .send(
+        errorBody.badRequest(
+          ValidationType.ValIllegal,
+          argument,
+          `${argument ?? 'query'} ${first.message ?? 'is invalid'}`,
+        ),
+      );
+  }
+
+  if (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP_')) {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody.generic(413));
+    return reply
+      .code(400)
+      .send(errorBody.badRequest(ValidationType.JsonInvalid, null, 'The request body must be a JSON object'));
+  }
+
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return reply.code(status).send(errorBody.generic(status));
+  request.log.error({ err: error }, 'unexpected error');
+  return reply.code(500).send(errorBody.internal());
+}

@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { listMessages, parseReadOptions, readMessage } from '../../app/read-messages.js';
+import { sendMessage } from '../../app/send-message.js';
+import type { RawQuery } from '../../app/list-query.js';
+import { accountOf, requireAccount } from '../auth.js';
+import type { AppDeps } from '../app.js';
+import { resource } from '../resource.js';
+import { BadRequestBody, ForbiddenBody, NotFoundBody, commonErrors } from '../schemas/errors.js';
+import {
+  MessageIdParams,
+  MessageOptionsParams,
+  OutboundList,
+  OutboundListQuery,
+  OutboundMessage,
+  OutboundMessageWithOptions,
+  SendSmsCreated,
+  SendSmsRefused,
+  sendSmsBody,
+} from '../schemas/messages.js';
+
+export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { store } = deps;
+  const auth = requireAccount(store);
+  const security = [{ apiKey: [] }];
+  const SendBody = sendSmsBody(deps.config.maxRecipients);
+
+  resource(app, '/sms/message', {
+    POST: {
+      preHandler: auth,
+      schema: {
+        operationId: 'sendSms',
+        tags: ['outbound'],
+        summary: 'Send an SMS to one or more recipients',
+        security,
+        body: SendBody,
+        response: {
+          201: SendSmsCreated,
+          200: SendSmsRefused,
+          400: BadRequestBody,
+          403: ForbiddenBody,
+          404: NotFoundBody,
+          ...commonErrors,
+        },
+      },
+      handler: async (request, reply) => {
+        const result = await sendMessage(deps, accountOf(request), request.body as Static<typeof SendBody>);
+        if (result.kind === 'too_many_parts') {
+          return reply.code(200).send({
+            num_parts: result.numParts,
+            num_parts_max: result.numPartsMax,
+            info: `The message needs ${result.numParts} parts, more than num_parts_max ${result.numPartsMax}; it was not sent`,
+          });
+        }
+        return reply
+          .code(201)
+          .send({
+            messageID: result.messageID,
+            num_parts: result.numParts,
+            num_recipients: result.numRecipients,
+          });
+      },
+    },
+  });
+
+  resource(app, '/sms/messages', {
+    GET: {
+      preHandler: auth,
+      schema: {
+        operationId: 'indexOutboundSms',
+        tags: ['outbound'],
+        summary: 'List outbound messages',
+        security,
+        querystring: OutboundListQuery,
+        response: { 200: OutboundList, 400: BadRequestBody, ...commonErrors },
+      },
+      handler: async (request) =>
+        listMessages(store, accountOf(request), request.query as RawQuery, deps.now()),
+    },
+  });
+
+  resource(app, '/sms/message/:messageID', {
+    GET: {
+      preHandler: auth,
+      schema: {
+        operationId: 'getOutboundSms',
+        tags: ['outbound'],
+        summary: 'Read an outbound message',
+        security,
+        params: MessageIdParams,
+        response: { 200: OutboundMessage, 404: NotFoundBody, ...commonErrors },
+      },
+      handler: async (request) =>
+        readMessage(store, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
+    },
+  });
+
+  resource(app, '/sms/message/:messageID/:options', {
+    GET: {
+      preHandler: auth,
+      schema: {
+        operationId: 'getOutboundSmsOptions',
+        tags: ['outbound'],
+        summary: 'Read an outbound message with meta and/or status fields',
+        security,
+        params: MessageOptionsParams,
+        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...commonErrors },
+      },
+      handler: async (request) => {
+        const params = request.params as Static<typeof MessageOptionsParams>;
+        const options = parseReadOptions(params.options);
+        return readMessage(store, accountOf(request), params.messageID, options);
+      },
+    },
+  });
+}

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { ConfigError, loadConfig } from './config/config.js';
+import { createLogger } from './logger.js';
+import { startServer } from './server.js';
+
+/** `npm start`: serve the API with the configuration of the environment (and ./.env). */
+export async function serve(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`smsgw: invalid configuration: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const server = await startServer(config, logger);
+  logger.info(
+    { url: server.baseUrl, docs: server.baseUrl.replace(/\/v1$/, '/docs') },
+    `smsgw listening on ${server.baseUrl}`,
+  );
+  if (server.bootstrapApiKey !== null) {
+    // Printed once, plainly, so a new user can copy it; it is stored only as a hash.
+    process.stdout.write(
+      `\nAccount "default" was created. Its API key (shown once, keep it):\n\n  ${server.bootstrapApiKey}\n\n` +
+        `Try: curl -H "Authorization: Bearer ${server.bootstrapApiKey}" ${server.baseUrl}/sms/messages\n\n`,
+    );
+  }
+  let signalled = false;
+  const shutdown = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    logger.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+const isEntryPoint = import.meta.url === `file://${process.argv[1]}`;
+if (isEntryPoint) {
+  serve().catch((error: unknown) => {
+    process.stderr.write(
+      `smsgw: failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}

@@ -1,0 +1,248 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { DeliveryReportType } from '../domain/delivery-report.js';
+import type { Account, AccountPatch, AccountStore, ApiKeyRecord, NewAccount, NumberRecord } from './port.js';
+import type { AccountsTable, ApiKeysTable, Database, NumbersTable } from './schema.js';
+
+export function accountStore(db: Kysely<Database>): AccountStore {
+  return {
+    async create(account: NewAccount) {
+      const row = await db
+        .insertInto('accounts')
+        .values({
+          name: account.name,
+          timezone: account.timezone,
+          credits: account.credits,
+          any_sender: account.anySender ? 1 : 0,
+          callback_url: account.callbackUrl,
+          inbound_url: account.inboundUrl,
+          delivery_report: account.deliveryReport,
+          webhook_secret: account.webhookSecret,
+          created_at: account.createdAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toAccount(row);
+    },
+
+    async get(id) {
+      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    async getByName(name) {
+      const row = await db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    async count() {
+      const row = await db
+        .selectFrom('accounts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async update(id, patch: AccountPatch) {
+      const values: Updateable<AccountsTable> = {};
+      if (patch.name !== undefined) values.name = patch.name;
+      if (patch.timezone !== undefined) values.timezone = patch.timezone;
+      if (patch.anySender !== undefined) values.any_sender = patch.anySender ? 1 : 0;
+      if (patch.callbackUrl !== undefined) values.callback_url = patch.callbackUrl;
+      if (patch.inboundUrl !== undefined) values.inbound_url = patch.inboundUrl;
+      if (patch.deliveryReport !== undefined) values.delivery_report = patch.deliveryReport;
+      if (patch.credits !== undefined) values.credits = patch.credits;
+      if (patch.rotateSecret) {
+        return db.transaction().execute(async (tx) => {
+          const current = await tx
+            .selectFrom('accounts')
+            .select('webhook_secret')
+            .where('id', '=', id)
+            .executeTakeFirst();
+          if (!current) return null;
+          const row = await tx
+            .updateTable('accounts')
+            .set({
+              ...values,
+              webhook_secret: patch.rotateSecret!.secret,
+              prev_webhook_secret: current.webhook_secret,
+              prev_secret_until: patch.rotateSecret!.prevSecretUntil,
+            })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst();
+          return row ? toAccount(row) : null;
+        });
+      }
+      if (Object.keys(values).length === 0) return this.get(id);
+      const row = await db
+        .updateTable('accounts')
+        .set(values)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    async addCredits(id, amount) {
+      const row = await db
+        .updateTable('accounts')
+        .set((eb) => ({ credits: eb('credits', '+', amount) }))
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    async createKey(accountId, keyHash, prefix, now) {
+      const row = await db
+        .insertInto('api_keys')
+        .values({ account_id: accountId, key_hash: keyHash, prefix, created_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toKey(row);
+    },
+
+    async listKeys(accountId) {
+      const rows = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+      return rows.map(toKey);
+    },
+
+    async revokeKey(accountId, keyId, now) {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: now })
+        .where('id', '=', keyId)
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async findByKeyHash(keyHash) {
+      const row = await db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .selectAll('accounts')
+        .select('api_keys.key_hash')
+        .where('api_keys.key_hash', '=', keyHash)
+        .where('api_keys.revoked_at', 'is', null)
+        .executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    async addSender(accountId, sender, now) {
+      await db
+        .insertInto('senders')
+        .values({ account_id: accountId, sender, created_at: now })
+        .onConflict((oc) => oc.columns(['account_id', 'sender']).doNothing())
+        .execute();
+    },
+
+    async removeSender(accountId, sender) {
+      const result = await db
+        .deleteFrom('senders')
+        .where('account_id', '=', accountId)
+        .where('sender', '=', sender)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async hasSender(accountId, sender) {
+      const row = await db
+        .selectFrom('senders')
+        .select('sender')
+        .where('account_id', '=', accountId)
+        .where('sender', '=', sender)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async listSenders(accountId) {
+      const rows = await db
+        .selectFrom('senders')
+        .select('sender')
+        .where('account_id', '=', accountId)
+        .orderBy('sender')
+        .execute();
+      return rows.map((r) => r.sender);
+    },
+
+    async addNumber(number) {
+      const row = await db
+        .insertInto('numbers')
+        .values({
+          account_id: number.accountId,
+          msisdn: number.msisdn,
+          ref: number.ref,
+          inbound_url: number.inboundUrl,
+          created_at: number.createdAt,
+        })
+        .onConflict((oc) => oc.column('msisdn').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toNumber(row) : null;
+    },
+
+    async listNumbers(accountId) {
+      const rows = await db
+        .selectFrom('numbers')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+      return rows.map(toNumber);
+    },
+
+    async removeNumber(accountId, msisdn) {
+      const result = await db
+        .deleteFrom('numbers')
+        .where('account_id', '=', accountId)
+        .where('msisdn', '=', msisdn)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export function toAccount(row: Selectable<AccountsTable>): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    timezone: row.timezone,
+    credits: row.credits,
+    anySender: row.any_sender === 1,
+    callbackUrl: row.callback_url,
+    inboundUrl: row.inbound_url,
+    deliveryReport: row.delivery_report as DeliveryReportType | null,
+    webhookSecret: row.webhook_secret,
+    prevWebhookSecret: row.prev_webhook_secret,
+    prevSecretUntil: row.prev_secret_until,
+    createdAt: row.created_at,
+  };
+}
+
+function toKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+function toNumber(row: Selectable<NumbersTable>): NumberRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    msisdn: row.msisdn,
+    ref: row.ref,
+    inboundUrl: row.inbound_url,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, in one place. Queries elsewhere are
+ * written once against Kysely and consult this table instead of testing the engine by name.
+ */
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** Column type of an auto-incrementing integer primary key. */
+  readonly serialPrimaryKey: 'integer' | 'bigserial';
+  /** Column type for epoch milliseconds and other values that exceed 2^31. */
+  readonly bigInteger: 'integer' | 'bigint';
+  /** Most bind parameters one statement may carry; multi-row inserts are chunked below it. */
+  readonly maxParameters: number;
+  /** PostgreSQL claims rows with FOR UPDATE SKIP LOCKED; SQLite has one writer and needs none. */
+  readonly skipLocked: boolean;
+}
+
+export interface Connection {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}

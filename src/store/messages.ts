@@ -1,0 +1,169 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { DeliveryReportType } from '../domain/delivery-report.js';
+import type { Encoding } from '../domain/parts.js';
+import { STATUS_CODES, type Status } from '../domain/status.js';
+import type { Dialect } from './dialect.js';
+import type { MessageListQuery, MessageRecord, MessageSortField, MessageStore, NewMessage } from './port.js';
+import type { Database, MessagesTable } from './schema.js';
+
+const SORT_COLUMNS = {
+  messageID: 'id',
+  created_at: 'created_at',
+  send_at: 'send_at',
+  complete_at: 'complete_at',
+  from: 'sender',
+  ref: 'ref',
+} as const satisfies Record<MessageSortField, keyof MessagesTable>;
+
+export function messageStore(db: Kysely<Database>, dialect: Dialect): MessageStore {
+  const recipientColumns = 5;
+  const chunk = Math.min(1000, Math.floor(dialect.maxParameters / recipientColumns));
+
+  return {
+    async create(message: NewMessage, recipients, credits) {
+      return db.transaction().execute(async (tx) => {
+        let reserved = 0;
+        if (credits > 0) {
+          // Atomic on both engines: the balance can never go negative under concurrent sends.
+          const taken = await tx
+            .updateTable('accounts')
+            .set((eb) => ({ credits: eb('credits', '-', credits) }))
+            .where('id', '=', message.accountId)
+            .where('credits', 'is not', null)
+            .where('credits', '>=', credits)
+            .returning('credits')
+            .executeTakeFirst();
+          if (taken) {
+            reserved = credits;
+          } else {
+            const account = await tx
+              .selectFrom('accounts')
+              .select('credits')
+              .where('id', '=', message.accountId)
+              .executeTakeFirstOrThrow();
+            if (account.credits !== null)
+              return { kind: 'credit_insufficient', available: account.credits } as const;
+          }
+        }
+        const { id } = await tx
+          .insertInto('messages')
+          .values({
+            account_id: message.accountId,
+            sender: message.sender,
+            body: message.body,
+            ref: message.ref,
+            callback_url: message.callbackUrl,
+            delivery_report: message.deliveryReport,
+            send_at: message.sendAt,
+            expires_at: message.expiresAt,
+            paused: message.paused ? 1 : 0,
+            created_at: message.createdAt,
+            num_parts: message.numParts,
+            encoding: message.encoding,
+            num_recipients: recipients.length,
+            open_recipients: recipients.length,
+            credits_reserved: reserved,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        for (let i = 0; i < recipients.length; i += chunk) {
+          await tx
+            .insertInto('recipients')
+            .values(
+              recipients.slice(i, i + chunk).map((msisdn) => ({
+                message_id: id,
+                msisdn,
+                status: 'pending',
+                status_code: STATUS_CODES.pending,
+                status_at: message.createdAt,
+              })),
+            )
+            .execute();
+        }
+        return { kind: 'created', id } as const;
+      });
+    },
+
+    async get(accountId, id) {
+      const row = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return row ? toMessage(row) : null;
+    },
+
+    async recipientStatuses(messageId) {
+      const rows = await db
+        .selectFrom('recipients')
+        .select(['msisdn', 'status', 'status_code'])
+        .where('message_id', '=', messageId)
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({ msisdn: r.msisdn, status: r.status as Status, statusCode: r.status_code }));
+    },
+
+    async recipientsOf(messageIds) {
+      const result = new Map<number, string[]>(messageIds.map((id) => [id, []]));
+      if (messageIds.length === 0) return result;
+      const rows = await db
+        .selectFrom('recipients')
+        .select(['message_id', 'msisdn'])
+        .where('message_id', 'in', messageIds)
+        .orderBy('message_id')
+        .orderBy('id')
+        .execute();
+      for (const row of rows) result.get(row.message_id)?.push(row.msisdn);
+      return result;
+    },
+
+    async list(accountId, q: MessageListQuery) {
+      let query = db.selectFrom('messages').selectAll().where('account_id', '=', accountId);
+      query = query.where('created_at', '>=', q.createdMin);
+      if (q.createdMax !== undefined) query = query.where('created_at', '<=', q.createdMax);
+      if (q.idMin !== undefined) query = query.where('id', '>=', q.idMin);
+      if (q.idMax !== undefined) query = query.where('id', '<=', q.idMax);
+      if (q.senders && q.senders.length > 0) query = query.where('sender', 'in', q.senders);
+      if (q.ref === null) query = query.where('ref', 'is', null);
+      else if (q.ref !== undefined) query = query.where('ref', '=', q.ref);
+      if (q.paused !== undefined) query = query.where('paused', '=', q.paused ? 1 : 0);
+      if (q.completed !== undefined) query = query.where('complete_at', q.completed ? 'is not' : 'is', null);
+      for (const key of q.sort) {
+        // Absent values sort last both ways, the same on SQLite and PostgreSQL.
+        query = query.orderBy(SORT_COLUMNS[key.field], (ob) =>
+          (key.descending ? ob.desc() : ob.asc()).nullsLast(),
+        );
+      }
+      if (!q.sort.some((k) => k.field === 'messageID')) query = query.orderBy('id', 'desc');
+      const rows = await query
+        .limit(q.limit + 1)
+        .offset(q.offset)
+        .execute();
+      return { rows: rows.slice(0, q.limit).map(toMessage), more: rows.length > q.limit };
+    },
+  };
+}
+
+function toMessage(row: Selectable<MessagesTable>): MessageRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    sender: row.sender,
+    body: row.body,
+    ref: row.ref,
+    callbackUrl: row.callback_url,
+    deliveryReport: row.delivery_report as DeliveryReportType | null,
+    sendAt: row.send_at,
+    expiresAt: row.expires_at,
+    paused: row.paused === 1,
+    createdAt: row.created_at,
+    completeAt: row.complete_at,
+    numParts: row.num_parts,
+    encoding: row.encoding as Encoding,
+    numRecipients: row.num_recipients,
+    openRecipients: row.open_recipients,
+    creditsReserved: row.credits_reserved,
+    balanceUsed: row.balance_used,
+  };
+}

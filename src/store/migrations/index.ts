@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { Connection } from '../dialect.js';
+import { initial } from './001_initial.js';
+import type { Migration } from './migration.js';
+
+/** Every migration, in order. A released migration is never edited; add a new one. */
+export const MIGRATIONS: readonly Migration[] = [initial];
+
+/**
+ * Applies pending migrations, each in its own transaction with its version row, so a crash
+ * leaves the store at a clean version. Several nodes may start at once: PostgreSQL serialises
+ * them on an advisory lock, SQLite on its single writer lock taken before the version is read.
+ */
+export async function migrate(conn: Connection, logger?: Logger): Promise<number[]> {
+  const { db, dialect } = conn;
+  await db.schema
+    .createTable('smsgw_migrations')
+    .ifNotExists()
+    .addColumn('version', 'integer', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('applied_at', dialect.bigInteger, (c) => c.notNull())
+    .execute();
+
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    const done = await db.transaction().execute(async (tx) => {
+      if (dialect.name === 'postgres') {
+        await sql`select pg_advisory_xact_lock(7312001)`.execute(tx);
+      } else {
+        // A write statement takes SQLite's RESERVED lock, so a second process waits here.
+        await sql`update smsgw_migrations set version = version where 0 = 1`.execute(tx);
+      }
+      const row = await tx
+        .selectFrom('smsgw_migrations')
+        .select('version')
+        .where('version', '=', migration.version)
+        .executeTakeFirst();
+      if (row) return false;
+      logger?.info({ version: migration.version, name: migration.name }, 'applying migration');
+      const started = Date.now();
+      await migration.up(tx, dialect);
+      await tx
+        .insertInto('smsgw_migrations')
+        .values({ version: migration.version, name: migration.name, applied_at: Date.now() })
+        .execute();
+      logger?.info({ version: migration.version, ms: Date.now() - started }, 'migration applied');
+      return true;
+    });
+    if (done) applied.push(migration.version);
+  }
+  return applied;
+}

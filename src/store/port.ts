@@ -1,0 +1,170 @@
+import type { DeliveryReportType } from '../domain/delivery-report.js';
+import type { Encoding } from '../domain/parts.js';
+import type { Status } from '../domain/status.js';
+
+/**
+ * The storage contract. Each port lists what its callers need and nothing more; both dialects
+ * implement it with the same Kysely code (src/store/*.ts) over their own connection.
+ */
+
+export interface Account {
+  readonly id: number;
+  readonly name: string;
+  readonly timezone: string;
+  /** Credits available; null = unlimited. */
+  readonly credits: number | null;
+  readonly anySender: boolean;
+  readonly callbackUrl: string | null;
+  readonly inboundUrl: string | null;
+  readonly deliveryReport: DeliveryReportType | null;
+  readonly webhookSecret: string;
+  readonly prevWebhookSecret: string | null;
+  readonly prevSecretUntil: number | null;
+  readonly createdAt: number;
+}
+
+export interface NewAccount {
+  readonly name: string;
+  readonly timezone: string;
+  readonly credits: number | null;
+  readonly anySender: boolean;
+  readonly callbackUrl: string | null;
+  readonly inboundUrl: string | null;
+  readonly deliveryReport: DeliveryReportType | null;
+  readonly webhookSecret: string;
+  readonly createdAt: number;
+}
+
+export type AccountPatch = Partial<
+  Pick<NewAccount, 'name' | 'timezone' | 'anySender' | 'callbackUrl' | 'inboundUrl' | 'deliveryReport'>
+> & {
+  /** Replace the credit balance (null = unlimited). */
+  readonly credits?: number | null;
+  /** Rotate the webhook secret; the old one stays valid until `prevSecretUntil`. */
+  readonly rotateSecret?: { readonly secret: string; readonly prevSecretUntil: number };
+};
+
+export interface ApiKeyRecord {
+  readonly id: number;
+  readonly accountId: number;
+  readonly prefix: string;
+  readonly createdAt: number;
+  readonly revokedAt: number | null;
+}
+
+export interface NumberRecord {
+  readonly id: number;
+  readonly accountId: number;
+  readonly msisdn: string;
+  readonly ref: string | null;
+  readonly inboundUrl: string | null;
+  readonly createdAt: number;
+}
+
+export interface AccountStore {
+  create(account: NewAccount): Promise<Account>;
+  get(id: number): Promise<Account | null>;
+  getByName(name: string): Promise<Account | null>;
+  count(): Promise<number>;
+  update(id: number, patch: AccountPatch): Promise<Account | null>;
+  /** Adds to a limited balance; an unlimited account stays unlimited. */
+  addCredits(id: number, amount: number): Promise<Account | null>;
+  createKey(accountId: number, keyHash: string, prefix: string, now: number): Promise<ApiKeyRecord>;
+  listKeys(accountId: number): Promise<ApiKeyRecord[]>;
+  revokeKey(accountId: number, keyId: number, now: number): Promise<boolean>;
+  /** The account of a live (not revoked) key. */
+  findByKeyHash(keyHash: string): Promise<Account | null>;
+  addSender(accountId: number, sender: string, now: number): Promise<void>;
+  removeSender(accountId: number, sender: string): Promise<boolean>;
+  hasSender(accountId: number, sender: string): Promise<boolean>;
+  listSenders(accountId: number): Promise<string[]>;
+  /** Returns null when the msisdn already routes to an account. */
+  addNumber(number: Omit<NumberRecord, 'id'>): Promise<NumberRecord | null>;
+  listNumbers(accountId: number): Promise<NumberRecord[]>;
+  removeNumber(accountId: number, msisdn: string): Promise<boolean>;
+}
+
+export interface MessageRecord {
+  readonly id: number;
+  readonly accountId: number;
+  readonly sender: string;
+  readonly body: string;
+  readonly ref: string | null;
+  readonly callbackUrl: string | null;
+  readonly deliveryReport: DeliveryReportType | null;
+  readonly sendAt: number;
+  readonly expiresAt: number | null;
+  readonly paused: boolean;
+  readonly createdAt: number;
+  readonly completeAt: number | null;
+  readonly numParts: number;
+  readonly encoding: Encoding;
+  readonly numRecipients: number;
+  readonly openRecipients: number;
+  readonly creditsReserved: number;
+  readonly balanceUsed: number;
+}
+
+export type NewMessage = Omit<
+  MessageRecord,
+  'id' | 'completeAt' | 'openRecipients' | 'creditsReserved' | 'balanceUsed'
+>;
+
+export interface RecipientStatus {
+  readonly msisdn: string;
+  readonly status: Status;
+  readonly statusCode: number;
+}
+
+export type CreateMessageResult =
+  | { readonly kind: 'created'; readonly id: number }
+  | { readonly kind: 'credit_insufficient'; readonly available: number };
+
+export const MESSAGE_SORT_FIELDS = [
+  'messageID',
+  'created_at',
+  'send_at',
+  'complete_at',
+  'from',
+  'ref',
+] as const;
+export type MessageSortField = (typeof MESSAGE_SORT_FIELDS)[number];
+
+export interface SortKey<F extends string> {
+  readonly field: F;
+  readonly descending: boolean;
+}
+
+export interface MessageListQuery {
+  readonly senders?: readonly string[];
+  /** undefined: no filter; null: only messages without a reference. */
+  readonly ref?: string | null;
+  readonly paused?: boolean;
+  readonly completed?: boolean;
+  readonly idMin?: number;
+  readonly idMax?: number;
+  readonly createdMin: number;
+  readonly createdMax?: number;
+  readonly sort: readonly SortKey<MessageSortField>[];
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface MessageStore {
+  /**
+   * Stores the message with its recipients (all `pending`) and reserves `credits` from a
+   * limited account, in one transaction: either everything is stored or nothing is.
+   */
+  create(message: NewMessage, recipients: readonly string[], credits: number): Promise<CreateMessageResult>;
+  get(accountId: number, id: number): Promise<MessageRecord | null>;
+  recipientStatuses(messageId: number): Promise<RecipientStatus[]>;
+  /** Recipient msisdns of several messages, in insertion order. */
+  recipientsOf(messageIds: readonly number[]): Promise<Map<number, string[]>>;
+  list(accountId: number, query: MessageListQuery): Promise<{ rows: MessageRecord[]; more: boolean }>;
+}
+
+export interface Store {
+  readonly accounts: AccountStore;
+  readonly messages: MessageStore;
+  close(): Promise<void>;
+}

@@ -1,0 +1,103 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes shared by both dialects. Times are epoch milliseconds (bigint in PostgreSQL,
+ * parsed to number: every value stays below 2^53). Flags are 0/1 integers in both engines so
+ * the queries need no dialect branch.
+ */
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  senders: SendersTable;
+  numbers: NumbersTable;
+  messages: MessagesTable;
+  recipients: RecipientsTable;
+  smsgw_migrations: MigrationsTable;
+}
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  timezone: string;
+  /** Credits available; null = unlimited. Reservations are taken from here at POST. */
+  credits: number | null;
+  any_sender: Generated<number>;
+  callback_url: string | null;
+  inbound_url: string | null;
+  delivery_report: string | null;
+  webhook_secret: string;
+  /** The secret replaced by the last rotation, still signed with until prev_secret_until. */
+  prev_webhook_secret: string | null;
+  prev_secret_until: number | null;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  /** SHA-256 of the key, hex. Keys are high-entropy random strings, so a fast hash is enough. */
+  key_hash: string;
+  /** First characters of the key, so a person can tell keys apart in listings. */
+  prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface SendersTable {
+  account_id: number;
+  sender: string;
+  created_at: number;
+}
+
+export interface NumbersTable {
+  id: Generated<number>;
+  account_id: number;
+  msisdn: string;
+  ref: string | null;
+  inbound_url: string | null;
+  created_at: number;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  sender: string;
+  body: string;
+  ref: string | null;
+  callback_url: string | null;
+  delivery_report: string | null;
+  send_at: number;
+  expires_at: number | null;
+  paused: Generated<number>;
+  created_at: number;
+  complete_at: number | null;
+  num_parts: number;
+  encoding: string;
+  num_recipients: number;
+  /** Recipients not yet in a final status; the message completes when this reaches 0. */
+  open_recipients: number;
+  /** Credits still held for recipients that have not reached the carrier. */
+  credits_reserved: Generated<number>;
+  /** parts × recipients that reached the carrier (decisions §7). */
+  balance_used: Generated<number>;
+}
+
+export interface RecipientsTable {
+  id: Generated<number>;
+  message_id: number;
+  msisdn: string;
+  status: string;
+  status_code: number;
+  /** Time of the latest status change. */
+  status_at: number;
+  submitted_at: number | null;
+  sent_at: number | null;
+  final_at: number | null;
+  reached_carrier: Generated<number>;
+}
+
+export interface MigrationsTable {
+  version: number;
+  name: string;
+  applied_at: number;
+}

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { buildApp } from '../../src/http/app.js';
+import type { Store } from '../../src/store/port.js';
+import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
+import { ENGINES } from '../helpers/engines.js';
+
+/** Every path of the API with the methods it supports (decisions §3). */
+const PATHS: [string, string[]][] = [
+  ['/v1/sms/message', ['POST', 'OPTIONS']],
+  ['/v1/sms/messages', ['GET', 'OPTIONS']],
+  ['/v1/sms/message/1', ['GET', 'PATCH', 'DELETE', 'OPTIONS']],
+  ['/v1/sms/message/1/meta', ['GET', 'OPTIONS']],
+  ['/v1/openapi.json', ['GET', 'OPTIONS']],
+  ['/admin/v1/accounts', ['POST', 'OPTIONS']],
+  ['/admin/v1/accounts/1', ['GET', 'PATCH', 'OPTIONS']],
+  ['/admin/v1/accounts/1/keys', ['POST', 'OPTIONS']],
+  ['/admin/v1/accounts/1/keys/1', ['DELETE', 'OPTIONS']],
+  ['/admin/v1/accounts/1/senders', ['POST', 'OPTIONS']],
+  ['/admin/v1/accounts/1/senders/Acme', ['DELETE', 'OPTIONS']],
+  ['/admin/v1/accounts/1/numbers', ['POST', 'OPTIONS']],
+];
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+
+describe.each(ENGINES)('protocol edges on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(async () => t.close());
+
+  it.each(PATHS)('OPTIONS %s: 200, Allow header and JSON array, no key needed', async (path, methods) => {
+    const r = await call(t, 'OPTIONS', path, undefined, null);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(methods);
+    expect(String(r.headers.allow).split(', ')).toEqual(methods);
+  });
+
+  it.each(PATHS)('other methods on %s: 405 with Allow header and body', async (path, methods) => {
+    for (const method of ALL_METHODS.filter((m) => !methods.includes(m))) {
+      const r = await call(t, method, path);
+      expect(r.status, `${method} ${path}`).toBe(405);
+      expect(String(r.headers.allow).split(', ')).toEqual(methods);
+      if (method !== 'HEAD') {
+        expect(r.body).toEqual({ status_code: 405, status_msg: 'Method Not Allowed', Allow: methods });
+      }
+    }
+  });
+
+  it('404 Not-found body for unknown paths', async () => {
+    for (const path of ['/v1/nope', '/v1/sms', '/v1/sms/message/1/meta/extra', '/elsewhere']) {
+      const r = await call(t, 'GET', path);
+      expect(r.status, path).toBe(404);
+      expect(r.body).toEqual({ status_code: 404, status_msg: 'Not Found', info: expect.any(String) });
+    }
+  });
+
+  it('serves the OpenAPI document with every public operation and the admin API', async () => {
+    const r = await call(t, 'GET', '/v1/openapi.json', undefined, null);
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toMatch(/^3\./);
+    const operations = Object.values(r.body.paths as Record<string, Record<string, { operationId?: string }>>)
+      .flatMap((p) => Object.values(p).map((o) => o.operationId))
+      .filter(Boolean);
+    expect(operations).toEqual(
+      expect.arrayContaining(['sendSms', 'indexOutboundSms', 'getOutboundSms', 'getOutboundSmsOptions']),
+    );
+    expect(Object.keys(r.body.paths)).toEqual(
+      expect.arrayContaining(['/admin/v1/accounts', '/v1/sms/message/{messageID}']),
+    );
+    const send = r.body.paths['/v1/sms/message'].post;
+    expect(Object.keys(send.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining([
+        'to',
+        'from',
+        'body',
+        'send_at',
+        'expires_at',
+        'ttl',
+        'num_parts_max',
+        'ref',
+        'callbackURL',
+        'delivery_report',
+        'paused',
+      ]),
+    );
+    expect(Object.keys(send.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '403', '404', '405']),
+    );
+  });
+
+  it('serves a docs page', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toContain('text/html');
+  });
+});
+
+describe('unexpected failures', () => {
+  it('answer 500 with a bare body: no stack, SQL or message', async () => {
+    const failing = new Error('SQLITE_CORRUPT: select * from api_keys where key_hash = ? /secret/path.ts:12');
+    const store = {
+      accounts: { findByKeyHash: async () => Promise.reject(failing) },
+      messages: {},
+      close: async () => undefined,
+    } as unknown as Store;
+    const { loadConfig } = await import('../../src/config/config.js');
+    const app = await buildApp({
+      config: loadConfig({ SMSGW_ADMIN_TOKEN: ADMIN_TOKEN }),
+      store,
+      logger: pino({ level: 'silent' }),
+      now: () => Date.now(),
+    });
+    const r = await app.inject({
+      method: 'GET',
+      url: '/v1/sms/messages',
+      headers: { authorization: 'Bearer x' },
+    });
+    expect(r.statusCode).toBe(500);
+    expect(JSON.parse(r.body)).toEqual({ status_code: 500, status_msg: 'Internal Server Error' });
+    await app.close();
+  });
+});
