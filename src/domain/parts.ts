@@ -1,11 +1,13 @@
 /**
  * How many SMS parts a body needs (decisions §5), and where it is cut.
  *
- * A cut never separates ESC from its extension character nor the halves of a surrogate pair,
- * because the handset would show garbage at the seam. So parts are filled greedily and a
- * 2-unit symbol that does not fit moves whole to the next part; at the boundaries this can
- * need one part more than ceil(n / 153) or ceil(n / 67). Greedy filling is also the minimum
- * for symbols of width 1 and 2 cut in order, so no smarter packing would bill less.
+ * Two counts live here on purpose. `countParts` is the billed count of decisions §5 as written:
+ * 1 part up to 160 septets / 70 UCS-2 units, else ceil(n / 153) / ceil(n / 67). `planParts` is
+ * where a carrier link actually cuts: never between ESC and its extension character nor between
+ * the halves of a surrogate pair (the handset would show garbage at the seam), so a 2-unit
+ * symbol that does not fit moves whole to the next part. At a boundary that can need one part
+ * more than the formula (67 emoji: 134 units, ceil gives 2, but 33 emoji fill a part). The
+ * decision is built as written and the difference is reported on the issue.
  */
 import { gsm7Cost } from './gsm7.js';
 
@@ -117,9 +119,12 @@ export function planParts(text: string): PartPlan {
   return { encoding, units, parts: cut(text, encoding, units, PART_LIMITS[encoding]) };
 }
 
-/** Same count as planParts(text).parts.length without building the parts: it runs on every POST. */
+/**
+ * The billed part count of decisions §5 (`num_parts`, credits): one scan, no arrays, since it
+ * runs on every POST. planParts(text).parts.length is this or, at a seam, one more.
+ */
 export function countParts(text: string): { encoding: Encoding; numParts: number } {
   const { encoding, units } = measure(text);
   const { single, multi } = PART_LIMITS[encoding];
-  return { encoding, numParts: units <= single ? 1 : fill(text, encoding, multi) };
+  return { encoding, numParts: units <= single ? 1 : Math.ceil(units / multi) };
 }

@@ -7,10 +7,16 @@ const a = (n: number): string => 'a'.repeat(n);
 const u = (n: number): string => 'ж'.repeat(n); // Cyrillic: not GSM, one UTF-16 unit
 const EMOJI = '😀'; // U+1F600: one surrogate pair, two UTF-16 units
 
+/** decisions §5 as written. */
+function billed(encoding: 'gsm7' | 'ucs2', units: number): number {
+  const [single, multi] = encoding === 'gsm7' ? [160, 153] : [70, 67];
+  return units <= single ? 1 : Math.ceil(units / multi);
+}
+
 function plan(text: string): PartPlan & { lengths: number[] } {
   const p = planParts(text);
   expect(p.parts.join('')).toBe(text);
-  expect(countParts(text)).toEqual({ encoding: p.encoding, numParts: p.parts.length });
+  expect(countParts(text)).toEqual({ encoding: p.encoding, numParts: billed(p.encoding, p.units) });
   return { ...p, lengths: p.parts.map((part) => (p.encoding === 'gsm7' ? gsm7Septets(part) : part.length)) };
 }
 
@@ -73,6 +79,7 @@ describe('planParts / countParts: GSM-7', () => {
     const p = plan(text);
     expect(p.units).toBe(307);
     expect(p.lengths).toEqual([152, 153, 2]);
+    expect(countParts(text).numParts).toBe(3);
     const q = plan(a(152) + '€' + a(151));
     expect(q.units).toBe(305);
     expect(q.lengths).toEqual([152, 153]);
@@ -106,13 +113,19 @@ describe('planParts / countParts: UCS-2', () => {
     expect(plan(EMOJI.repeat(36)).lengths).toEqual([66, 6]);
   });
 
+  it('bills ceil(n / 67) as decisions §5 says, even where the carrier cut needs one part more', () => {
+    const text = EMOJI.repeat(67); // 134 units
+    expect(countParts(text)).toEqual({ encoding: 'ucs2', numParts: 2 });
+    expect(planParts(text).parts).toHaveLength(3);
+  });
+
   it('a lone surrogate is carried as one unit and may sit on a cut', () => {
     const p = plan(u(66) + '\ud83d' + u(10));
     expect(p.lengths).toEqual([67, 10]);
   });
 });
 
-describe('countParts agrees with planParts', () => {
+describe('countParts is the decisions §5 formula; planParts cuts at most one part more', () => {
   // Weighted towards boundary-relevant symbols: extension chars, emoji, and long runs.
   const symbol = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom('a', ' ', 'Δ', '@') },
@@ -127,7 +140,10 @@ describe('countParts agrees with planParts', () => {
       fc.property(body, (text) => {
         const p = planParts(text);
         expect(p.parts.join('')).toBe(text);
-        expect(countParts(text)).toEqual({ encoding: p.encoding, numParts: p.parts.length });
+        const counted = countParts(text);
+        expect(counted).toEqual({ encoding: p.encoding, numParts: billed(p.encoding, p.units) });
+        expect(p.parts.length - counted.numParts).toBeGreaterThanOrEqual(0);
+        expect(p.parts.length - counted.numParts).toBeLessThanOrEqual(1);
         const limit =
           p.parts.length === 1 ? (p.encoding === 'gsm7' ? 160 : 70) : p.encoding === 'gsm7' ? 153 : 67;
         p.parts.forEach((part, i) => {
