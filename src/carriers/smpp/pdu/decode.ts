@@ -1,0 +1,65 @@
+/**
+ * One framed PDU → a typed PDU or a result saying what is wrong with it. Never throws: the
+ * octets come from a peer, and a bad PDU must cost one generic_nack, not the process.
+ */
+import { BODIES, type BodySpec } from './bodies.js';
+import { commandName, isResponseId } from './commands.js';
+import { HEADER_LENGTH } from './encode.js';
+import { Cursor, MalformedPdu } from './octets.js';
+import type { Pdu } from './pdu.js';
+import { CommandStatus } from './status.js';
+import { readTlvs } from './tlv.js';
+
+export type DecodeResult =
+  | { kind: 'pdu'; pdu: Pdu }
+  /**
+   * The frame was whole but its content is not a PDU we can read. The link is still in step;
+   * answer a request with generic_nack(`nackStatus`, `sequenceNumber`).
+   */
+  | { kind: 'invalid'; commandId: number; sequenceNumber: number; nackStatus: number; reason: string }
+  /** The framing itself is broken: nothing after this can be trusted, close the link. */
+  | { kind: 'fatal'; commandLength: number; reason: string; commandId?: number; sequenceNumber?: number };
+
+/** `frame` must be exactly one PDU, header included. */
+export function decodePdu(frame: Buffer): DecodeResult {
+  if (frame.length < HEADER_LENGTH) {
+    return {
+      kind: 'fatal',
+      commandLength: frame.length,
+      reason: `${frame.length} octets is shorter than a header`,
+    };
+  }
+  const commandLength = frame.readUInt32BE(0);
+  const commandId = frame.readUInt32BE(4);
+  const commandStatus = frame.readUInt32BE(8);
+  const sequenceNumber = frame.readUInt32BE(12);
+  if (commandLength !== frame.length) {
+    const reason = `command_length ${commandLength} but the frame has ${frame.length} octets`;
+    return { kind: 'fatal', commandLength, reason, commandId, sequenceNumber };
+  }
+  const command = commandName(commandId);
+  if (command === undefined) {
+    const reason = `unknown command_id 0x${commandId.toString(16).padStart(8, '0')}`;
+    return { kind: 'invalid', commandId, sequenceNumber, nackStatus: CommandStatus.ESME_RINVCMDID, reason };
+  }
+  const pdu: Record<string, unknown> = { command, commandStatus, sequenceNumber };
+  const spec = BODIES[command] as BodySpec;
+  const body = new Cursor(frame.subarray(HEADER_LENGTH));
+  try {
+    // A response with a non-zero status may leave its body out (3.4 §4.1.2, §4.4.2).
+    const bodyless = isResponseId(commandId) && body.remaining === 0;
+    for (const [name, field] of spec) pdu[name] = bodyless ? field.initial : field.read(body, name);
+    const tlvs = readTlvs(body);
+    if (tlvs.length > 0) pdu.tlvs = tlvs;
+  } catch (err) {
+    if (!(err instanceof MalformedPdu)) throw err;
+    return {
+      kind: 'invalid',
+      commandId,
+      sequenceNumber,
+      nackStatus: err.status,
+      reason: `${command}: ${err.message}`,
+    };
+  }
+  return { kind: 'pdu', pdu: pdu as Pdu };
+}

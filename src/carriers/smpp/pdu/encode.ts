@@ -1,0 +1,26 @@
+import { BODIES, type BodySpec } from './bodies.js';
+import { CommandId } from './commands.js';
+import { Writer } from './octets.js';
+import type { Pdu } from './pdu.js';
+import { writeTlvs } from './tlv.js';
+
+export const HEADER_LENGTH = 16;
+
+/**
+ * PDU → octets. Throws PduEncodeError when a field breaks the layout (too long, out of range):
+ * that is a bug in the caller, and sending a truncated field instead would be worse. A header
+ * value outside 0..2^32-1 throws Buffer's RangeError for the same reason.
+ */
+export function encodePdu(pdu: Pdu): Buffer {
+  const w = new Writer();
+  const fields = pdu as unknown as Record<string, unknown>;
+  for (const [name, field] of BODIES[pdu.command] as BodySpec) field.write(w, fields[name], name);
+  if (pdu.tlvs) writeTlvs(w, pdu.tlvs);
+  const body = w.toBuffer();
+  const header = Buffer.alloc(HEADER_LENGTH);
+  header.writeUInt32BE(HEADER_LENGTH + body.length, 0);
+  header.writeUInt32BE(CommandId[pdu.command], 4);
+  header.writeUInt32BE(pdu.commandStatus, 8);
+  header.writeUInt32BE(pdu.sequenceNumber, 12);
+  return Buffer.concat([header, body]);
+}

@@ -1,0 +1,105 @@
+/**
+ * Reading and writing the octet layout of SMPP 3.4 §3.1: big-endian integers and C-octet
+ * strings (NUL-terminated). Strings are Latin-1 so every byte value survives a round trip.
+ */
+import { CommandStatus } from './status.js';
+
+/**
+ * Raised inside decoding only: decode.ts catches it and returns a result, so malformed input
+ * from a peer never escapes as an exception. `status` is what a generic_nack should carry.
+ */
+export class MalformedPdu extends Error {
+  readonly status: number;
+  constructor(message: string, status: number = CommandStatus.ESME_RINVCMDLEN) {
+    super(message);
+    this.name = 'MalformedPdu';
+    this.status = status;
+  }
+}
+
+/** A PDU we were asked to write breaks the layout (a programming error, not peer input). */
+export class PduEncodeError extends RangeError {
+  constructor(field: string, problem: string) {
+    super(`${field}: ${problem}`);
+    this.name = 'PduEncodeError';
+  }
+}
+
+export class Cursor {
+  private offset = 0;
+  constructor(private readonly buf: Buffer) {}
+
+  get remaining(): number {
+    return this.buf.length - this.offset;
+  }
+
+  private need(n: number, field: string): void {
+    if (this.remaining < n)
+      throw new MalformedPdu(`${field}: body ends ${n - this.remaining} octet(s) early`);
+  }
+
+  u8(field: string): number {
+    this.need(1, field);
+    return this.buf.readUInt8(this.offset++);
+  }
+
+  u16(field: string): number {
+    this.need(2, field);
+    const v = this.buf.readUInt16BE(this.offset);
+    this.offset += 2;
+    return v;
+  }
+
+  /** A copy, so a decoded PDU does not pin the socket's receive buffer in memory. */
+  bytes(n: number, field: string): Buffer {
+    this.need(n, field);
+    const out = Buffer.from(this.buf.subarray(this.offset, this.offset + n));
+    this.offset += n;
+    return out;
+  }
+
+  cstring(field: string): string {
+    const end = this.buf.indexOf(0, this.offset);
+    if (end < 0) throw new MalformedPdu(`${field}: C-octet string has no terminating NUL`);
+    const s = this.buf.toString('latin1', this.offset, end);
+    this.offset = end + 1;
+    return s;
+  }
+}
+
+export class Writer {
+  private readonly chunks: Buffer[] = [];
+
+  u8(v: number, field: string): void {
+    this.chunks.push(Buffer.of(checkUint(v, 0xff, field)));
+  }
+
+  u16(v: number, field: string): void {
+    const b = Buffer.alloc(2);
+    b.writeUInt16BE(checkUint(v, 0xffff, field));
+    this.chunks.push(b);
+  }
+
+  bytes(b: Uint8Array): void {
+    this.chunks.push(Buffer.from(b));
+  }
+
+  /** `max` counts the NUL, as the specification's field sizes do. */
+  cstring(s: string, max: number, field: string): void {
+    if (s.length + 1 > max) throw new PduEncodeError(field, `longer than ${max - 1} characters`);
+    // A NUL would end the string early and a character above U+00FF has no single octet.
+    if (/[\0\u0100-\uffff]/.test(s))
+      throw new PduEncodeError(field, 'holds a NUL or a non-Latin-1 character');
+    this.chunks.push(Buffer.from(s + '\0', 'latin1'));
+  }
+
+  toBuffer(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+function checkUint(v: number, max: number, field: string): number {
+  if (!Number.isInteger(v) || v < 0 || v > max)
+    throw new PduEncodeError(field, `${v} is not an integer 0..${max}`);
+  return v;
+}
