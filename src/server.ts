@@ -5,6 +5,8 @@ import { buildApp, type App } from './http/app.js';
 import { connect } from './store/connect.js';
 import { migrate } from './store/migrations/index.js';
 import type { Store } from './store/port.js';
+import { startEngine } from './app/engine.js';
+import { createConnector } from './carriers/connector.js';
 import { createStore } from './store/store.js';
 
 export interface RunningServer {
@@ -24,7 +26,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const store = createStore(conn);
   const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
-  const app = await buildApp({ config, store, logger, now });
+  const engine = await startEngine({
+    store,
+    connector: createConnector(config, store, logger, now),
+    config,
+    logger,
+    now,
+    throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
+  });
+  const app = await buildApp({ config, store, logger, now, wake: () => engine.wake() });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -40,7 +50,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     bootstrapApiKey: apiKey,
     stop() {
       stopping ??= (async () => {
+        // New requests stop first, then in-flight sends finish and are recorded.
         await app.close();
+        await engine.stop();
         await store.close();
       })();
       return stopping;

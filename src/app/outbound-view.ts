@@ -3,7 +3,7 @@ import { emptyCounts, type StatusCounts } from '../domain/status.js';
 import type { MessageRecord, RecipientStatus } from '../store/port.js';
 
 /** The wire shapes of an outbound message (interface.md "Outbound message"). */
-export function plainOutbound(m: MessageRecord, to: readonly string[]) {
+export function plainOutbound<T>(m: MessageRecord, to: T) {
   return {
     messageID: m.id,
     to,
@@ -46,8 +46,7 @@ export function outboundWithOptions(
     ? Object.fromEntries(recipients.map((r) => [r.msisdn, r.status]))
     : recipients.map((r) => r.msisdn);
   return {
-    ...plainOutbound(m, []),
-    to,
+    ...plainOutbound(m, to),
     ...(options.meta ? metaFields(m) : {}),
     ...(options.status ? { status: statusCounts(recipients) } : {}),
   };

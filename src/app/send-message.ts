@@ -33,6 +33,7 @@ export type SendResult =
 export interface SendDeps {
   readonly store: Store;
   readonly now: () => number;
+  readonly wake?: () => void;
 }
 
 /**
@@ -102,6 +103,7 @@ export async function sendMessage(deps: SendDeps, account: Account, input: SendI
       info: `Sending needs ${credits} credits (${numParts} parts x ${recipients.length} recipients); the account has ${result.available}`,
     });
   }
+  deps.wake?.();
   return { kind: 'created', messageID: result.id, numParts, numRecipients: recipients.length };
 }
 

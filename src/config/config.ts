@@ -11,6 +11,10 @@ export interface Config {
   readonly adminToken: string | null;
   readonly carrier: 'simulator' | 'smpp';
   readonly simDelayMs: number;
+  /** Simulator throughput limit in messages/s; 0 = unlimited. */
+  readonly simThroughput: number;
+  /** File the simulator appends every accepted submit to; null = none. */
+  readonly simJournal: string | null;
   readonly webhookRetryMs: readonly number[];
   readonly webhookTimeoutMs: number;
   readonly webhookAllowPrivate: boolean;
@@ -54,6 +58,8 @@ export function loadConfig(env: Env): Config {
     adminToken: read('SMSGW_ADMIN_TOKEN') ?? null,
     carrier,
     simDelayMs: integer(read, 'SMSGW_SIM_DELAY_MS', 200, 0, 86_400_000),
+    simThroughput: integer(read, 'SMSGW_SIM_THROUGHPUT', 0, 0, 1_000_000),
+    simJournal: read('SMSGW_SIM_JOURNAL') ?? null,
     webhookRetryMs: Object.freeze(durationList(read, 'SMSGW_WEBHOOK_RETRY', DEFAULT_WEBHOOK_RETRY)),
     webhookTimeoutMs: integer(read, 'SMSGW_WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
     webhookAllowPrivate: boolean(read, 'SMSGW_WEBHOOK_ALLOW_PRIVATE', carrier === 'simulator'),

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/port.js';
@@ -16,6 +16,8 @@ export interface AppDeps {
   readonly store: Store;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Wakes the sending engine when new work may be due. */
+  readonly wake?: () => void;
 }
 
 export type App = FastifyInstance;
@@ -23,9 +25,10 @@ export type App = FastifyInstance;
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger,
-    disableRequestLogging: true,
+    // Per-request log lines would cost more than the request itself at bulk rates.
+    logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
-    ignoreTrailingSlash: true,
+    routerOptions: { ignoreTrailingSlash: true },
     // Room for SMSGW_MAX_RECIPIENTS numbers of ~20 bytes each plus the body.
     bodyLimit: Math.max(1 << 20, deps.config.maxRecipients * 40 + (64 << 10)),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },

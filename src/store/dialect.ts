@@ -13,8 +13,11 @@ export interface Dialect {
   readonly bigInteger: 'integer' | 'bigint';
   /** Most bind parameters one statement may carry; multi-row inserts are chunked below it. */
   readonly maxParameters: number;
-  /** PostgreSQL claims rows with FOR UPDATE SKIP LOCKED; SQLite has one writer and needs none. */
-  readonly skipLocked: boolean;
+  /**
+   * PostgreSQL locks rows (FOR UPDATE, and SKIP LOCKED when claiming work) because several
+   * nodes write at once; SQLite has a single writer, so it needs neither (nor has the syntax).
+   */
+  readonly rowLocks: boolean;
 }
 
 export interface Connection {

@@ -3,6 +3,8 @@ import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
 import type { Dialect } from './dialect.js';
+import { JOB } from './job-kinds.js';
+import { enqueue, type NewJob } from './outbox.js';
 import type { MessageListQuery, MessageRecord, MessageSortField, MessageStore, NewMessage } from './port.js';
 import type { Database, MessagesTable } from './schema.js';
 
@@ -80,6 +82,24 @@ export function messageStore(db: Kysely<Database>, dialect: Dialect): MessageSto
             )
             .execute();
         }
+        // The message's work is queued in the same commit: accepted means it will be sent.
+        const jobs: NewJob[] = [];
+        if (!message.paused)
+          jobs.push({
+            kind: JOB.release,
+            subjectId: id,
+            accountId: message.accountId,
+            runAt: message.sendAt,
+          });
+        if (message.expiresAt !== null) {
+          jobs.push({
+            kind: JOB.expire,
+            subjectId: id,
+            accountId: message.accountId,
+            runAt: message.expiresAt,
+          });
+        }
+        await enqueue(tx, jobs, message.createdAt);
         return { kind: 'created', id } as const;
       });
     },

@@ -1,6 +1,7 @@
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import type { Status } from '../domain/status.js';
+import type { EngineStore } from './engine-store.js';
 
 /**
  * The storage contract. Each port lists what its callers need and nothing more; both dialects
@@ -166,5 +167,6 @@ export interface MessageStore {
 export interface Store {
   readonly accounts: AccountStore;
   readonly messages: MessageStore;
+  readonly engine: EngineStore;
   close(): Promise<void>;
 }

@@ -13,6 +13,56 @@ export interface Database {
   messages: MessagesTable;
   recipients: RecipientsTable;
   smsgw_migrations: MigrationsTable;
+  outbox: OutboxTable;
+  recipient_parts: RecipientPartsTable;
+  orphan_receipts: OrphanReceiptsTable;
+  submit_attempts: SubmitAttemptsTable;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  /** What to do: see JOB in src/store/job-kinds.ts. */
+  kind: string;
+  /** The message, recipient or delivery the work is about. */
+  subject_id: number;
+  /** Whose work it is, for fair scheduling across accounts. */
+  account_id: number;
+  run_at: number;
+  attempts: Generated<number>;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+export interface RecipientPartsTable {
+  connector: string;
+  carrier_id: string;
+  recipient_id: number;
+  part: number;
+  /** Receipt state of the part; null until its receipt arrives. */
+  state: string | null;
+  state_at: number | null;
+}
+
+export interface OrphanReceiptsTable {
+  connector: string;
+  carrier_id: string;
+  state: string;
+  error: string | null;
+  at: number;
+}
+
+export interface SubmitAttemptsTable {
+  id: Generated<number>;
+  recipient_id: number;
+  connector: string;
+  worker: string;
+  started_at: number;
+  finished_at: number | null;
+  /** accepted | retry | rejected | interrupted; null while the carrier call is in flight. */
+  outcome: string | null;
+  detail: string | null;
 }
 
 export interface AccountsTable {
@@ -94,6 +144,7 @@ export interface RecipientsTable {
   sent_at: number | null;
   final_at: number | null;
   reached_carrier: Generated<number>;
+  attempts: Generated<number>;
 }
 
 export interface MigrationsTable {

@@ -1,12 +1,20 @@
 import { accountStore } from './accounts.js';
+import { engineStore } from './engine-store.js';
+import type { TransitionSink } from './transitions.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
 import type { Store } from './port.js';
 
-export function createStore(conn: Connection): Store {
+export interface StoreOptions {
+  /** Runs inside every transaction that changes recipient statuses (webhook rows go here). */
+  readonly transitionSink?: TransitionSink;
+}
+
+export function createStore(conn: Connection, options: StoreOptions = {}): Store {
   return {
     accounts: accountStore(conn.db),
     messages: messageStore(conn.db, conn.dialect),
+    engine: engineStore(conn.db, conn.dialect, options.transitionSink),
     close: () => conn.close(),
   };
 }

@@ -22,22 +22,37 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Read the real clock (engine tests) instead of the fixed test clock. */
+  readonly realClock?: boolean;
+  /** Wakes the engine after POST/PATCH, as the server wires it. */
+  readonly wake?: () => void;
+}
+
 export async function createTestApp(
   engine: 'sqlite' | 'postgres',
   env: Record<string, string> = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase(engine);
   const config = loadConfig({ SMSGW_ADMIN_TOKEN: ADMIN_TOKEN, SMSGW_LOG_LEVEL: 'silent', ...env });
   const store = createStore(db.conn);
   const clock = { now: Date.parse('2026-11-21T12:00:00.000Z') };
-  const app = await buildApp({ config, store, logger: pino({ level: 'silent' }), now: () => clock.now });
+  const now = options.realClock ? () => Date.now() : () => clock.now;
+  const app = await buildApp({
+    config,
+    store,
+    logger: pino({ level: 'silent' }),
+    now,
+    wake: () => options.wake?.(),
+  });
   let counter = 0;
   const newAccount = async (input: Partial<AccountInput> = {}) => {
     counter += 1;
     const { account, key } = await createAccount(
       store,
       { name: `acct-${counter}`, anySender: true, ...input },
-      clock.now,
+      now(),
     );
     return { account, key: key.apiKey };
   };

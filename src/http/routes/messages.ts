@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { listMessages, parseReadOptions, readMessage } from '../../app/read-messages.js';
 import { sendMessage } from '../../app/send-message.js';
+import { cancelMessage, setPaused } from '../../app/control-message.js';
 import type { RawQuery } from '../../app/list-query.js';
 import { accountOf, requireAccount } from '../auth.js';
 import type { AppDeps } from '../app.js';
@@ -14,6 +15,7 @@ import {
   OutboundListQuery,
   OutboundMessage,
   OutboundMessageWithOptions,
+  PatchMessageBody,
   SendSmsCreated,
   SendSmsRefused,
   sendSmsBody,
@@ -52,13 +54,11 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
             info: `The message needs ${result.numParts} parts, more than num_parts_max ${result.numPartsMax}; it was not sent`,
           });
         }
-        return reply
-          .code(201)
-          .send({
-            messageID: result.messageID,
-            num_parts: result.numParts,
-            num_recipients: result.numRecipients,
-          });
+        return reply.code(201).send({
+          messageID: result.messageID,
+          num_parts: result.numParts,
+          num_recipients: result.numRecipients,
+        });
       },
     },
   });
@@ -92,6 +92,44 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
       handler: async (request) =>
         readMessage(store, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
+    },
+    PATCH: {
+      preHandler: auth,
+      schema: {
+        operationId: 'updateOutboundSms',
+        tags: ['outbound'],
+        summary: 'Release a paused message ({"paused": false}) or pause one still pending ({"paused": true})',
+        security,
+        params: MessageIdParams,
+        body: PatchMessageBody,
+        response: {
+          200: OutboundMessage,
+          400: BadRequestBody,
+          403: ForbiddenBody,
+          404: NotFoundBody,
+          ...commonErrors,
+        },
+      },
+      handler: async (request) =>
+        setPaused(
+          deps,
+          accountOf(request),
+          (request.params as Static<typeof MessageIdParams>).messageID,
+          (request.body as Static<typeof PatchMessageBody>).paused,
+        ),
+    },
+    DELETE: {
+      preHandler: auth,
+      schema: {
+        operationId: 'cancelOutboundSms',
+        tags: ['outbound'],
+        summary: 'Cancel every recipient not yet sent; answers the message with its status fields',
+        security,
+        params: MessageIdParams,
+        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...commonErrors },
+      },
+      handler: async (request) =>
+        cancelMessage(deps, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
     },
   });
 

@@ -8,7 +8,7 @@ export const postgresDialect: Dialect = {
   serialPrimaryKey: 'bigserial',
   bigInteger: 'bigint',
   maxParameters: 65_000,
-  skipLocked: true,
+  rowLocks: true,
 };
 
 // Every id and epoch-millisecond value we store stays below 2^53, so int8 is safe as a number.

@@ -10,7 +10,7 @@ export const sqliteDialect: Dialect = {
   serialPrimaryKey: 'integer',
   bigInteger: 'integer',
   maxParameters: 32_000,
-  skipLocked: false,
+  rowLocks: false,
 };
 
 export function connectSqlite(path: string): Connection {

@@ -1,0 +1,132 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { CarrierConnector } from '../carriers/port.js';
+import type { Config } from '../config/config.js';
+import { startDispatcher, type Dispatcher } from '../dispatch/dispatcher.js';
+import { createRateLimiter } from '../dispatch/rate-limiter.js';
+import { sendRetryDelay } from '../dispatch/retry-policy.js';
+import { startRunner, type Runner } from '../outbox/runner.js';
+import type { Store } from '../store/port.js';
+import { JOB } from '../store/job-kinds.js';
+import type { RetryDelay, SendWork } from '../store/engine-store.js';
+import { createReceiptBatcher } from './receipt-batcher.js';
+
+export interface EngineOptions {
+  readonly store: Store;
+  readonly connector: CarrierConnector;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** Messages per second to the connector; 0 = as fast as it accepts. */
+  readonly throughput?: number;
+  /** Backoff after temporary carrier failures; default: SEND_RETRY_SCHEDULE_MS. */
+  readonly retryDelay?: RetryDelay;
+}
+
+export interface Engine {
+  /** New work may be due (a message was accepted or released). */
+  wake(): void;
+  /** Stops claiming, finishes in-flight work, stops the connector. */
+  stop(): Promise<void>;
+}
+
+/** Lease on claimed work: longer than any carrier round trip, short enough to recover quickly. */
+const LEASE_MS = 30_000;
+const MAX_SLEEP_MS = 2_000;
+
+/**
+ * The sending engine: message jobs (release, expire) → send work → dispatcher → connector →
+ * receipts → status changes, all through the durable outbox.
+ */
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const { store, connector, config, logger, now } = options;
+  const worker = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const log = logger.child({ component: 'engine', worker });
+
+  const receipts = createReceiptBatcher(
+    async (batch) => {
+      await store.engine.applyReceipts(connector.name, batch, now());
+    },
+    { maxBatch: 1000, lingerMs: 5 },
+  );
+  await connector.start({
+    receipt: (receipt) => receipts.add(receipt),
+    // Inbound routing arrives with the webhooks issue; until then MO is logged, not dropped silently.
+    inbound: async (message) => {
+      log.warn(
+        { from: message.from, to: message.to },
+        'inbound message received but inbound storage is not configured',
+      );
+    },
+  });
+
+  let dispatcher: Dispatcher | null = null;
+  const messageJobs: Runner = startRunner(
+    {
+      claim: () => store.engine.claimMessageJobs(worker, now(), LEASE_MS, 50),
+      handle: async (job) => {
+        const changed = await store.engine.runMessageJob(job, worker, now());
+        if (changed.some((c) => c.status === 'submitted')) dispatcher?.wake();
+        if (job.kind === JOB.release && changed.length > 0) messageJobs.wake();
+      },
+      fail: (job, error) => store.engine.retryJob(job, worker, now() + 5_000, String(error)),
+      nextDue: () => store.engine.nextDue([JOB.release, JOB.expire]),
+    },
+    { name: 'message-jobs', now, logger: log, maxSleepMs: MAX_SLEEP_MS },
+  );
+
+  dispatcher = startDispatcher<SendWork>(
+    {
+      claim: (limit) => store.engine.claimSends(worker, connector.name, now(), LEASE_MS, limit),
+      submit: (work) =>
+        connector.submit({
+          reference: `r${work.recipientId}`,
+          from: work.from,
+          to: work.to,
+          body: work.body,
+          requestReceipt: true,
+        }),
+      record: async (results) => {
+        await store.engine.recordSubmits(
+          worker,
+          connector.name,
+          results,
+          options.retryDelay ?? sendRetryDelay,
+          now(),
+        );
+      },
+      nextDue: () => store.engine.nextDue([JOB.send]),
+    },
+    {
+      limiter: createRateLimiter(options.throughput ?? 0),
+      maxBatch: 500,
+      loops: 2,
+      maxSleepMs: MAX_SLEEP_MS,
+      now,
+      logger: log,
+    },
+  );
+
+  // Receipt timeout (decisions §7): checked often enough that a short test timeout is honoured.
+  const sweepEvery = Math.min(30_000, Math.max(100, Math.floor(config.receiptTimeoutMs / 4)));
+  const sweeper = setInterval(() => {
+    store.engine
+      .sweepReceiptTimeouts(now(), config.receiptTimeoutMs, 1000)
+      .catch((error: unknown) => log.error({ err: error }, 'receipt timeout sweep failed'));
+  }, sweepEvery);
+
+  return {
+    wake() {
+      messageJobs.wake();
+      dispatcher?.wake();
+    },
+    async stop() {
+      clearInterval(sweeper);
+      await messageJobs.stop();
+      await dispatcher?.stop();
+      await connector.stop();
+      await receipts.drain();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * At most `size` submits awaiting a response (the SMPP "window"). A submit past that waits
+ * for a slot instead of failing: the slot frees within one response timeout at worst.
+ */
+export class Window {
+  private used = 0;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(readonly size: number) {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`window must be >= 1, got ${size}`);
+  }
+
+  async acquire(): Promise<void> {
+    if (this.used < this.size) {
+      this.used++;
+      return;
+    }
+    // The releaser hands its slot straight to the first waiter, so `used` stays as it is.
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.used = Math.max(0, this.used - 1);
+  }
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+}

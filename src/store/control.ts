@@ -1,0 +1,182 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from './dialect.js';
+import { enqueue } from './outbox.js';
+import type { Database } from './schema.js';
+import { JOB } from './job-kinds.js';
+import { applyChanges, type Changed, type TransitionSink } from './transitions.js';
+
+/** Recipients moved per job run, so one huge message never holds the writer for long. */
+export const CONTROL_CHUNK = 5000;
+
+async function recipientsIn(
+  tx: Kysely<Database>,
+  messageId: number,
+  statuses: readonly string[],
+  limit: number,
+) {
+  const rows = await tx
+    .selectFrom('recipients')
+    .select('id')
+    .where('message_id', '=', messageId)
+    .where('status', 'in', statuses)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The message is due: a chunk of its pending recipients become `submitted` and get send work,
+ * in one transaction. Returns true when recipients remain and the job should run again.
+ */
+export async function releaseDueIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  messageId: number,
+  now: number,
+  sink?: TransitionSink,
+): Promise<{ more: boolean; changed: Changed[] }> {
+  const message = await tx
+    .selectFrom('messages')
+    .select(['paused', 'account_id'])
+    .where('id', '=', messageId)
+    .executeTakeFirst();
+  if (!message || message.paused === 1) return { more: false, changed: [] };
+  const ids = await recipientsIn(tx, messageId, ['pending'], CONTROL_CHUNK);
+  const changed = await applyChanges(
+    tx,
+    dialect,
+    ids.map((recipientId) => ({ recipientId, to: 'submitted' })),
+    now,
+    sink,
+  );
+  await enqueue(
+    tx,
+    changed.map((c) => ({
+      kind: JOB.send,
+      subjectId: c.recipientId,
+      accountId: message.account_id,
+      runAt: now,
+    })),
+    now,
+  );
+  return { more: ids.length === CONTROL_CHUNK, changed };
+}
+
+/** Moves a chunk of a message's recipients that have not reached the carrier to `to`. */
+async function endUnsentIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  messageId: number,
+  to: 'expired' | 'cancelled',
+  now: number,
+  sink?: TransitionSink,
+): Promise<{ more: boolean; changed: Changed[] }> {
+  const ids = await recipientsIn(tx, messageId, ['pending', 'submitted'], CONTROL_CHUNK);
+  const changed = await applyChanges(
+    tx,
+    dialect,
+    ids.map((recipientId) => ({ recipientId, to })),
+    now,
+    sink,
+  );
+  for (let i = 0; i < ids.length; i += 500) {
+    // Send work of ended recipients goes too; a worker holding one finds it gone and skips it.
+    await tx
+      .deleteFrom('outbox')
+      .where('kind', '=', JOB.send)
+      .where('subject_id', 'in', ids.slice(i, i + 500))
+      .execute();
+  }
+  return { more: ids.length === CONTROL_CHUNK, changed };
+}
+
+export function expireIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  messageId: number,
+  now: number,
+  sink?: TransitionSink,
+) {
+  return endUnsentIn(tx, dialect, messageId, 'expired', now, sink);
+}
+
+/** DELETE /sms/message/{id}: every recipient still pending or submitted is cancelled. */
+export async function cancelIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  messageId: number,
+  now: number,
+  sink?: TransitionSink,
+) {
+  const changed: Changed[] = [];
+  for (;;) {
+    const step = await endUnsentIn(tx, dialect, messageId, 'cancelled', now, sink);
+    changed.push(...step.changed);
+    if (!step.more) break;
+  }
+  await dropMessageJobs(tx, messageId, [JOB.release]);
+  return changed;
+}
+
+export async function dropMessageJobs(
+  tx: Kysely<Database>,
+  messageId: number,
+  kinds: readonly string[],
+): Promise<void> {
+  await tx.deleteFrom('outbox').where('subject_id', '=', messageId).where('kind', 'in', kinds).execute();
+}
+
+export type PauseOutcome = 'changed' | 'unchanged' | 'nothing_to_change';
+
+/** PATCH {"paused": true}: only recipients still pending can wait. */
+export async function pauseIn(tx: Kysely<Database>, messageId: number): Promise<PauseOutcome> {
+  const pending = await recipientsIn(tx, messageId, ['pending'], 1);
+  if (pending.length === 0) return 'nothing_to_change';
+  await tx.updateTable('messages').set({ paused: 1 }).where('id', '=', messageId).execute();
+  await dropMessageJobs(tx, messageId, [JOB.release]);
+  return 'changed';
+}
+
+/** PATCH {"paused": false}: its pending recipients become due at send_at (or now). */
+export async function resumeIn(tx: Kysely<Database>, messageId: number, now: number): Promise<PauseOutcome> {
+  const message = await tx
+    .selectFrom('messages')
+    .select(['paused', 'send_at', 'account_id', 'open_recipients'])
+    .where('id', '=', messageId)
+    .executeTakeFirstOrThrow();
+  if (message.paused === 0) return message.open_recipients === 0 ? 'nothing_to_change' : 'unchanged';
+  await tx.updateTable('messages').set({ paused: 0 }).where('id', '=', messageId).execute();
+  await dropMessageJobs(tx, messageId, [JOB.release]);
+  await enqueue(
+    tx,
+    [{ kind: JOB.release, subjectId: messageId, accountId: message.account_id, runAt: message.send_at }],
+    now,
+  );
+  return 'changed';
+}
+
+/** Recipients `sent` longer than `timeoutMs` without a receipt become `unknown`. */
+export async function sweepReceiptTimeoutsIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  now: number,
+  timeoutMs: number,
+  limit: number,
+  sink?: TransitionSink,
+): Promise<Changed[]> {
+  const rows = await tx
+    .selectFrom('recipients')
+    .select('id')
+    .where('status', '=', 'sent')
+    .where('sent_at', '<=', now - timeoutMs)
+    .limit(limit)
+    .execute();
+  return applyChanges(
+    tx,
+    dialect,
+    rows.map((r) => ({ recipientId: r.id, to: 'unknown' })),
+    now,
+    sink,
+  );
+}

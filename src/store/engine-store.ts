@@ -1,0 +1,108 @@
+import type { Kysely } from 'kysely';
+import type { CarrierReceipt } from '../carriers/port.js';
+import {
+  cancelIn,
+  expireIn,
+  pauseIn,
+  releaseDueIn,
+  resumeIn,
+  sweepReceiptTimeoutsIn,
+  type PauseOutcome,
+} from './control.js';
+import type { Dialect } from './dialect.js';
+import { JOB } from './job-kinds.js';
+import { claimJobs, completeJobs, nextDue, retryJob, type OutboxJob } from './outbox.js';
+import { applyReceiptsIn } from './receipts.js';
+import type { Database } from './schema.js';
+import {
+  claimSendsIn,
+  recordSubmitsIn,
+  type RetryDelay,
+  type SendWork,
+  type SubmitResult,
+} from './sending.js';
+import type { Changed, TransitionSink } from './transitions.js';
+
+export type { SendWork, SubmitResult, RetryDelay, OutboxJob, Changed, PauseOutcome };
+
+/** What the sending engine needs from storage: whole operations, each one transaction. */
+export interface EngineStore {
+  claimSends(
+    worker: string,
+    connector: string,
+    now: number,
+    leaseMs: number,
+    limit: number,
+  ): Promise<SendWork[]>;
+  recordSubmits(
+    worker: string,
+    connector: string,
+    results: readonly SubmitResult[],
+    retryDelay: RetryDelay,
+    now: number,
+  ): Promise<Changed[]>;
+  applyReceipts(connector: string, receipts: readonly CarrierReceipt[], now: number): Promise<Changed[]>;
+  /** Claims release/expire work (message-level jobs). */
+  claimMessageJobs(worker: string, now: number, leaseMs: number, limit: number): Promise<OutboxJob[]>;
+  /** Runs one release or expire job; completes it, or leaves it due again when more remains. */
+  runMessageJob(job: OutboxJob, worker: string, now: number): Promise<Changed[]>;
+  /** Puts a job back after a handler failure, with the error kept for a person to read. */
+  retryJob(job: OutboxJob, worker: string, runAt: number, error: string): Promise<void>;
+  nextDue(kinds: readonly string[]): Promise<number | null>;
+  sweepReceiptTimeouts(now: number, timeoutMs: number, limit: number): Promise<Changed[]>;
+  pause(messageId: number): Promise<PauseOutcome>;
+  resume(messageId: number, now: number): Promise<PauseOutcome>;
+  cancel(messageId: number, now: number): Promise<Changed[]>;
+  /** Parts accepted by `connector` still waiting for a receipt (the simulator resumes them). */
+  outstandingParts(connector: string): Promise<{ carrierId: string; to: string; sentAt: number }[]>;
+}
+
+export function engineStore(db: Kysely<Database>, dialect: Dialect, sink?: TransitionSink): EngineStore {
+  const tx = <T>(run: (t: Kysely<Database>) => Promise<T>) => db.transaction().execute(run);
+  return {
+    claimSends: (worker, connector, now, leaseMs, limit) =>
+      tx((t) => claimSendsIn(t, dialect, worker, connector, now, leaseMs, limit, sink)),
+    recordSubmits: (worker, connector, results, retryDelay, now) =>
+      tx((t) => recordSubmitsIn(t, dialect, worker, connector, results, retryDelay, now, sink)),
+    applyReceipts: (connector, receipts, now) =>
+      tx((t) => applyReceiptsIn(t, dialect, connector, receipts, now, sink)),
+    claimMessageJobs: (worker, now, leaseMs, limit) =>
+      tx((t) => claimJobs(t, dialect, { kinds: [JOB.release, JOB.expire] }, worker, now, leaseMs, limit)),
+    runMessageJob: (job, worker, now) =>
+      tx(async (t) => {
+        const run = job.kind === JOB.release ? releaseDueIn : expireIn;
+        const { more, changed } = await run(t, dialect, job.subjectId, now, sink);
+        if (more) {
+          await t
+            .updateTable('outbox')
+            .set({ locked_by: null, locked_until: null })
+            .where('id', '=', job.id)
+            .where('locked_by', '=', worker)
+            .execute();
+        } else {
+          await completeJobs(t, [job.id], worker);
+        }
+        return changed;
+      }),
+    retryJob: async (job, worker, runAt, error) => {
+      await retryJob(db, job.id, worker, runAt, error.slice(0, 500));
+    },
+    nextDue: (kinds) => nextDue(db, kinds),
+    sweepReceiptTimeouts: (now, timeoutMs, limit) =>
+      tx((t) => sweepReceiptTimeoutsIn(t, dialect, now, timeoutMs, limit, sink)),
+    pause: (messageId) => tx((t) => pauseIn(t, messageId)),
+    resume: (messageId, now) => tx((t) => resumeIn(t, messageId, now)),
+    cancel: (messageId, now) => tx((t) => cancelIn(t, dialect, messageId, now, sink)),
+    outstandingParts: async (connector) => {
+      const rows = await db
+        .selectFrom('recipient_parts as p')
+        .innerJoin('recipients as r', 'r.id', 'p.recipient_id')
+        .select(['p.carrier_id', 'r.msisdn', 'r.sent_at'])
+        .where('p.connector', '=', connector)
+        .where('p.state', 'is', null)
+        .where('r.status', '=', 'sent')
+        .execute();
+      return rows.map((r) => ({ carrierId: r.carrier_id, to: r.msisdn, sentAt: r.sent_at ?? 0 }));
+    },
+  };
+}

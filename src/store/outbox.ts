@@ -1,0 +1,145 @@
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from './dialect.js';
+import type { Database } from './schema.js';
+
+export interface OutboxJob {
+  readonly id: number;
+  readonly kind: string;
+  readonly subjectId: number;
+  readonly accountId: number;
+  readonly runAt: number;
+  readonly attempts: number;
+}
+
+export interface NewJob {
+  readonly kind: string;
+  readonly subjectId: number;
+  readonly accountId: number;
+  readonly runAt: number;
+}
+
+export interface ClaimFilter {
+  readonly kinds: readonly string[];
+  readonly accountId?: number;
+}
+
+/** Writes work rows inside the caller's transaction (the outbox pattern). */
+export async function enqueue(tx: Kysely<Database>, jobs: readonly NewJob[], now: number): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 1000) {
+    await tx
+      .insertInto('outbox')
+      .values(
+        jobs.slice(i, i + 1000).map((j) => ({
+          kind: j.kind,
+          subject_id: j.subjectId,
+          account_id: j.accountId,
+          run_at: j.runAt,
+          created_at: now,
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Claims up to `limit` due jobs for `worker` until `now + leaseMs`. One statement on both
+ * engines: PostgreSQL skips rows other nodes hold; SQLite's single writer makes it atomic.
+ */
+export async function claimJobs(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  filter: ClaimFilter,
+  worker: string,
+  now: number,
+  leaseMs: number,
+  limit: number,
+): Promise<OutboxJob[]> {
+  let due = db
+    .selectFrom('outbox')
+    .select('id')
+    .where('kind', 'in', filter.kinds)
+    .where('run_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]));
+  if (filter.accountId !== undefined) due = due.where('account_id', '=', filter.accountId);
+  due = due.orderBy('run_at').orderBy('id').limit(limit);
+  if (dialect.rowLocks) due = due.forUpdate().skipLocked();
+  const rows = await db
+    .updateTable('outbox')
+    .set({ locked_by: worker, locked_until: now + leaseMs })
+    .where('id', 'in', due)
+    .returning(['id', 'kind', 'subject_id', 'account_id', 'run_at', 'attempts'])
+    .execute();
+  return rows
+    .map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      subjectId: r.subject_id,
+      accountId: r.account_id,
+      runAt: r.run_at,
+      attempts: r.attempts,
+    }))
+    .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
+}
+
+/** Deletes finished jobs, only while `worker` still holds them. */
+export async function completeJobs(
+  db: Kysely<Database>,
+  ids: readonly number[],
+  worker: string,
+): Promise<number> {
+  let done = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    const result = await db
+      .deleteFrom('outbox')
+      .where('id', 'in', ids.slice(i, i + 500))
+      .where('locked_by', '=', worker)
+      .executeTakeFirst();
+    done += Number(result.numDeletedRows);
+  }
+  return done;
+}
+
+/** Puts a job back for a later attempt, only while `worker` still holds it. */
+export async function retryJob(
+  db: Kysely<Database>,
+  id: number,
+  worker: string,
+  runAt: number,
+  error: string | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox')
+    .set((eb) => ({
+      run_at: runAt,
+      attempts: eb('attempts', '+', 1),
+      locked_by: null,
+      locked_until: null,
+      last_error: error,
+    }))
+    .where('id', '=', id)
+    .where('locked_by', '=', worker)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** When a job of these kinds next becomes claimable (due, or its lease runs out); null if none. */
+export async function nextDue(db: Kysely<Database>, kinds: readonly string[]): Promise<number | null> {
+  const row = await db
+    .selectFrom('outbox')
+    .select(sql<number | null>`min(coalesce(locked_until, run_at))`.as('next'))
+    .where('kind', 'in', kinds)
+    .executeTakeFirst();
+  return row?.next === null || row?.next === undefined ? null : Number(row.next);
+}
+
+/** Accounts that have jobs of `kind`, walked in index order without scanning every row. */
+export async function accountsWithWork(db: Kysely<Database>, kind: string, limit: number): Promise<number[]> {
+  const result = await sql<{ id: number | string | null }>`
+    with recursive a(id) as (
+      select min(account_id) from outbox where kind = ${kind}
+      union all
+      select (select min(account_id) from outbox where kind = ${kind} and account_id > a.id) from a where a.id is not null
+    )
+    select id from a where id is not null limit ${limit}`.execute(db);
+  return result.rows.map((r) => Number(r.id));
+}

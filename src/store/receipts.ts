@@ -1,0 +1,107 @@
+import type { Kysely } from 'kysely';
+import { combinePartStates } from '../domain/receipt-status.js';
+import type { CarrierReceipt } from '../carriers/port.js';
+import type { Dialect } from './dialect.js';
+import type { Database } from './schema.js';
+import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
+
+/**
+ * Records part receipts and moves recipients whose parts now decide their status. A receipt
+ * for an id not recorded yet (it overtook its submit response) is kept as an orphan and
+ * applied when the submit is recorded, so it is never lost.
+ */
+export async function applyReceiptsIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  connector: string,
+  receipts: readonly CarrierReceipt[],
+  now: number,
+  sink?: TransitionSink,
+): Promise<Changed[]> {
+  if (receipts.length === 0) return [];
+  const ids = [...new Set(receipts.map((r) => r.carrierId))];
+  const parts = await tx
+    .selectFrom('recipient_parts')
+    .select(['carrier_id', 'recipient_id'])
+    .where('connector', '=', connector)
+    .where('carrier_id', 'in', ids)
+    .execute();
+  const known = new Map(parts.map((p) => [p.carrier_id, p.recipient_id]));
+  const orphans = receipts.filter((r) => !known.has(r.carrierId));
+  for (const r of orphans) {
+    await tx
+      .insertInto('orphan_receipts')
+      .values({ connector, carrier_id: r.carrierId, state: r.state, error: r.error ?? null, at: r.at })
+      .onConflict((oc) => oc.columns(['connector', 'carrier_id']).doUpdateSet({ state: r.state, at: r.at }))
+      .execute();
+  }
+  for (const r of receipts) {
+    if (!known.has(r.carrierId)) continue;
+    await tx
+      .updateTable('recipient_parts')
+      .set({ state: r.state, state_at: r.at })
+      .where('connector', '=', connector)
+      .where('carrier_id', '=', r.carrierId)
+      // A final part state is kept; only an open or in-transit part moves.
+      .where((eb) => eb.or([eb('state', 'is', null), eb('state', '=', 'enroute')]))
+      .execute();
+  }
+  const recipients = [...new Set(parts.map((p) => p.recipient_id))];
+  if (recipients.length === 0) return [];
+  const states = await tx
+    .selectFrom('recipient_parts')
+    .select(['recipient_id', 'state'])
+    .where('recipient_id', 'in', recipients)
+    .orderBy('recipient_id')
+    .orderBy('part')
+    .execute();
+  const byRecipient = new Map<number, (string | null)[]>();
+  for (const s of states)
+    byRecipient.set(s.recipient_id, [...(byRecipient.get(s.recipient_id) ?? []), s.state]);
+  const changes: Change[] = [];
+  for (const [recipientId, partStates] of byRecipient) {
+    const status = combinePartStates(partStates);
+    if (status !== null) changes.push({ recipientId, to: status });
+  }
+  return applyChanges(tx, dialect, changes, now, sink);
+}
+
+/** Orphan receipts whose carrier ids are now recorded: applied and removed. */
+export async function adoptOrphans(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  connector: string,
+  carrierIds: readonly string[],
+  now: number,
+  sink?: TransitionSink,
+): Promise<Changed[]> {
+  if (carrierIds.length === 0) return [];
+  const found: CarrierReceipt[] = [];
+  for (let i = 0; i < carrierIds.length; i += 500) {
+    const rows = await tx
+      .selectFrom('orphan_receipts')
+      .selectAll()
+      .where('connector', '=', connector)
+      .where('carrier_id', 'in', carrierIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) {
+      found.push({
+        carrierId: r.carrier_id,
+        state: r.state as CarrierReceipt['state'],
+        at: r.at,
+        ...(r.error ? { error: r.error } : {}),
+      });
+    }
+  }
+  if (found.length === 0) return [];
+  await tx
+    .deleteFrom('orphan_receipts')
+    .where('connector', '=', connector)
+    .where(
+      'carrier_id',
+      'in',
+      found.map((r) => r.carrierId),
+    )
+    .execute();
+  return applyReceiptsIn(tx, dialect, connector, found, now, sink);
+}

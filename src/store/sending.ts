@@ -1,0 +1,209 @@
+import type { Kysely } from 'kysely';
+import type { SubmitOutcome } from '../carriers/port.js';
+import type { Dialect } from './dialect.js';
+import { accountsWithWork, claimJobs, completeJobs, retryJob, type OutboxJob } from './outbox.js';
+import { adoptOrphans } from './receipts.js';
+import { JOB } from './job-kinds.js';
+import type { Database } from './schema.js';
+import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
+
+/** One recipient to submit, with what the carrier needs and what the result must guard. */
+export interface SendWork {
+  readonly jobId: number;
+  readonly attemptId: number;
+  readonly recipientId: number;
+  readonly messageId: number;
+  readonly accountId: number;
+  readonly to: string;
+  readonly from: string;
+  readonly body: string;
+  /** Earlier attempts of this recipient. */
+  readonly attempts: number;
+}
+
+export interface SubmitResult {
+  readonly work: SendWork;
+  readonly outcome: SubmitOutcome;
+}
+
+/** Delay before the next attempt after `attempts` failed ones, or null to give up (aborted). */
+export type RetryDelay = (attempts: number) => number | null;
+
+/**
+ * Claims due send work fairly: accounts with work are walked in order and each gets an equal
+ * share of the batch, so one account's large batch cannot hold back another's message. In the
+ * same transaction each claimed recipient gets a started attempt row; an earlier attempt still
+ * open belonged to a worker that died mid-call and is marked interrupted (the duplicate window).
+ */
+export async function claimSendsIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  worker: string,
+  connector: string,
+  now: number,
+  leaseMs: number,
+  limit: number,
+  sink?: TransitionSink,
+): Promise<SendWork[]> {
+  const accounts = await accountsWithWork(tx, JOB.send, 64);
+  if (accounts.length === 0) return [];
+  const share = Math.max(1, Math.ceil(limit / accounts.length));
+  const jobs: OutboxJob[] = [];
+  for (const accountId of accounts) {
+    if (jobs.length >= limit) break;
+    const take = Math.min(share, limit - jobs.length);
+    jobs.push(
+      ...(await claimJobs(tx, dialect, { kinds: [JOB.send], accountId }, worker, now, leaseMs, take)),
+    );
+  }
+  if (jobs.length === 0) return [];
+
+  const rows = await tx
+    .selectFrom('recipients as r')
+    .innerJoin('messages as m', 'm.id', 'r.message_id')
+    .select([
+      'r.id',
+      'r.msisdn',
+      'r.status',
+      'r.attempts',
+      'm.id as message_id',
+      'm.sender',
+      'm.body',
+      'm.expires_at',
+    ])
+    .where(
+      'r.id',
+      'in',
+      jobs.map((j) => j.subjectId),
+    )
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const live: { job: OutboxJob; row: (typeof rows)[number] }[] = [];
+  const done: number[] = [];
+  const expired: Change[] = [];
+  for (const job of jobs) {
+    const row = byId.get(job.subjectId);
+    if (row?.status !== 'submitted') {
+      // Cancelled, expired or already handled since the job was written: nothing to send.
+      done.push(job.id);
+    } else if (row.expires_at !== null && row.expires_at <= now) {
+      expired.push({ recipientId: row.id, to: 'expired' });
+      done.push(job.id);
+    } else {
+      live.push({ job, row });
+    }
+  }
+  if (expired.length > 0) await applyChanges(tx, dialect, expired, now, sink);
+  await completeJobs(tx, done, worker);
+  if (live.length === 0) return [];
+
+  const recipientIds = live.map((l) => l.row.id);
+  await tx
+    .updateTable('submit_attempts')
+    .set({ outcome: 'interrupted', finished_at: now, detail: 'the worker stopped during the carrier call' })
+    .where('recipient_id', 'in', recipientIds)
+    .where('outcome', 'is', null)
+    .execute();
+  const attempts = await tx
+    .insertInto('submit_attempts')
+    .values(live.map((l) => ({ recipient_id: l.row.id, connector, worker, started_at: now })))
+    .returning(['id', 'recipient_id'])
+    .execute();
+  const attemptOf = new Map(attempts.map((a) => [a.recipient_id, a.id]));
+  return live.map(({ job, row }) => ({
+    jobId: job.id,
+    attemptId: attemptOf.get(row.id)!,
+    recipientId: row.id,
+    messageId: row.message_id,
+    accountId: job.accountId,
+    to: row.msisdn,
+    from: row.sender,
+    body: row.body,
+    attempts: row.attempts,
+  }));
+}
+
+/**
+ * Records carrier outcomes in one transaction: accepted → sent with one part row per carrier
+ * id (and any receipts that overtook it), rejected → rejected, temporary failures → retried
+ * with backoff or aborted when the policy gives up. Jobs are completed only by their holder.
+ */
+export async function recordSubmitsIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  worker: string,
+  connector: string,
+  results: readonly SubmitResult[],
+  retryDelay: RetryDelay,
+  now: number,
+  sink?: TransitionSink,
+): Promise<Changed[]> {
+  const changes: Change[] = [];
+  const finished: number[] = [];
+  const parts: { connector: string; carrier_id: string; recipient_id: number; part: number }[] = [];
+  const acceptedAttempts: number[] = [];
+  for (const { work, outcome } of results) {
+    if (outcome.kind === 'accepted') {
+      changes.push({ recipientId: work.recipientId, to: 'sent' });
+      outcome.carrierIds.forEach((carrierId, i) =>
+        parts.push({ connector, carrier_id: carrierId, recipient_id: work.recipientId, part: i + 1 }),
+      );
+      acceptedAttempts.push(work.attemptId);
+      finished.push(work.jobId);
+      continue;
+    }
+    const detail = outcome.reason.slice(0, 500);
+    await tx
+      .updateTable('submit_attempts')
+      .set({ finished_at: now, outcome: outcome.kind, detail })
+      .where('id', '=', work.attemptId)
+      .execute();
+    if (outcome.kind === 'rejected') {
+      changes.push({ recipientId: work.recipientId, to: 'rejected' });
+      finished.push(work.jobId);
+      continue;
+    }
+    const delay = retryDelay(work.attempts + 1);
+    const after = Math.max(delay ?? 0, outcome.afterMs ?? 0);
+    if (delay === null || !(await retryJob(tx, work.jobId, worker, now + after, detail))) {
+      if (delay === null) changes.push({ recipientId: work.recipientId, to: 'aborted' });
+      finished.push(work.jobId);
+    }
+  }
+  if (acceptedAttempts.length > 0) {
+    await tx
+      .updateTable('submit_attempts')
+      .set({ finished_at: now, outcome: 'accepted' })
+      .where('id', 'in', acceptedAttempts)
+      .execute();
+  }
+  await tx
+    .updateTable('recipients')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where(
+      'id',
+      'in',
+      results.map((r) => r.work.recipientId),
+    )
+    .execute();
+  const changed = await applyChanges(tx, dialect, changes, now, sink);
+  for (let i = 0; i < parts.length; i += 500) {
+    await tx
+      .insertInto('recipient_parts')
+      .values(parts.slice(i, i + 500))
+      .onConflict((oc) => oc.columns(['connector', 'carrier_id']).doNothing())
+      .execute();
+  }
+  changed.push(
+    ...(await adoptOrphans(
+      tx,
+      dialect,
+      connector,
+      parts.map((p) => p.carrier_id),
+      now,
+      sink,
+    )),
+  );
+  await completeJobs(tx, finished, worker);
+  return changed;
+}

@@ -1,0 +1,125 @@
+import { sql, type Kysely } from 'kysely';
+import { STATUS_CODES, isFinal, sourcesOf, type Status } from '../domain/status.js';
+import type { Dialect } from './dialect.js';
+import type { Database } from './schema.js';
+
+export interface Change {
+  readonly recipientId: number;
+  readonly to: Status;
+  /** A finer code for the same status (decisions §7); defaults to the status's own code. */
+  readonly code?: number;
+}
+
+export interface Changed {
+  readonly recipientId: number;
+  readonly messageId: number;
+  readonly msisdn: string;
+  readonly status: Status;
+  readonly code: number;
+  readonly at: number;
+}
+
+/** Called inside the same transaction with every change that happened (webhooks hook in here). */
+export type TransitionSink = (tx: Kysely<Database>, changed: readonly Changed[]) => Promise<void>;
+
+/**
+ * Applies recipient status changes in bulk, each guarded by the transition table: a row only
+ * moves if its current status may lead to the target, so a late or duplicated event never
+ * rewrites a final status. In the same transaction it keeps the message's counters (open
+ * recipients, complete_at, balance_used, reserved credit) and refunds credit for recipients
+ * that end without reaching the carrier (decisions §7).
+ */
+export async function applyChanges(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  changes: readonly Change[],
+  at: number,
+  sink?: TransitionSink,
+): Promise<Changed[]> {
+  const groups = new Map<string, { to: Status; code: number; ids: number[] }>();
+  for (const c of changes) {
+    const code = c.code ?? STATUS_CODES[c.to];
+    const key = `${c.to}:${code}`;
+    const group = groups.get(key) ?? { to: c.to, code, ids: [] };
+    group.ids.push(c.recipientId);
+    groups.set(key, group);
+  }
+
+  const changed: Changed[] = [];
+  const perMessage = new Map<number, { finals: number; sent: number; unpaidFinals: number }>();
+  for (const { to, code, ids } of groups.values()) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await tx
+        .updateTable('recipients')
+        .set({
+          status: to,
+          status_code: code,
+          status_at: at,
+          ...(to === 'submitted' && { submitted_at: at }),
+          ...(to === 'sent' && { sent_at: at, reached_carrier: 1 }),
+          ...(isFinal(to) && { final_at: at }),
+        })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('status', 'in', sourcesOf(to))
+        .returning(['id', 'message_id', 'msisdn', 'reached_carrier'])
+        .execute();
+      for (const row of rows) {
+        changed.push({
+          recipientId: row.id,
+          messageId: row.message_id,
+          msisdn: row.msisdn,
+          status: to,
+          code,
+          at,
+        });
+        const m = perMessage.get(row.message_id) ?? { finals: 0, sent: 0, unpaidFinals: 0 };
+        if (to === 'sent') m.sent += 1;
+        if (isFinal(to)) {
+          m.finals += 1;
+          if (row.reached_carrier === 0) m.unpaidFinals += 1;
+        }
+        perMessage.set(row.message_id, m);
+      }
+    }
+  }
+  if (changed.length === 0) return changed;
+
+  const messageIds = [...perMessage.keys()].sort((a, b) => a - b);
+  let select = tx
+    .selectFrom('messages')
+    .select(['id', 'account_id', 'num_parts', 'credits_reserved'])
+    .where('id', 'in', messageIds);
+  // Reserved credit is read, split and written back: lock the rows where other nodes write too.
+  if (dialect.rowLocks) select = select.forUpdate();
+  const messages = await select.orderBy('id').execute();
+  const refunds = new Map<number, number>();
+  for (const m of messages) {
+    const counts = perMessage.get(m.id)!;
+    let reserved = m.credits_reserved;
+    const charged = Math.min(reserved, m.num_parts * counts.sent);
+    reserved -= charged;
+    const refund = Math.min(reserved, m.num_parts * counts.unpaidFinals);
+    reserved -= refund;
+    if (refund > 0) refunds.set(m.account_id, (refunds.get(m.account_id) ?? 0) + refund);
+    await tx
+      .updateTable('messages')
+      .set({
+        open_recipients: sql`open_recipients - ${counts.finals}`,
+        complete_at: sql`case when open_recipients - ${counts.finals} <= 0 then ${at} else complete_at end`,
+        balance_used: sql`balance_used + ${m.num_parts * counts.sent}`,
+        credits_reserved: reserved,
+      })
+      .where('id', '=', m.id)
+      .execute();
+  }
+  for (const [accountId, amount] of refunds) {
+    await tx
+      .updateTable('accounts')
+      .set({ credits: sql`credits + ${amount}` })
+      .where('id', '=', accountId)
+      .where('credits', 'is not', null)
+      .execute();
+  }
+  if (sink) await sink(tx, changed);
+  return changed;
+}
