@@ -5,7 +5,8 @@ import { buildApp, type App } from './http/app.js';
 import { connect } from './store/connect.js';
 import { migrate } from './store/migrations/index.js';
 import type { Store } from './store/port.js';
-import { startEngine } from './app/engine.js';
+import { hostname } from 'node:os';
+import { startEngine, type Engine } from './app/engine.js';
 import { createConnector } from './carriers/connector.js';
 import { createStore } from './store/store.js';
 
@@ -26,18 +27,21 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const store = createStore(conn);
   const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
-  const engine = await startEngine({
+  let engine: Engine | null = null;
+  const app = await buildApp({ config, store, logger, now, wake: () => engine?.wake() });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // Accepted messages wait in the outbox until the engine starts; nothing is lost meanwhile.
+  engine = await startEngine({
     store,
     connector: createConnector(config, store, logger, now),
     config,
     logger,
     now,
+    workerId: `${hostname()}:${port}`,
     throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
   });
-  const app = await buildApp({ config, store, logger, now, wake: () => engine.wake() });
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host)
     ? 'localhost'
     : config.host;
@@ -52,7 +56,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       stopping ??= (async () => {
         // New requests stop first, then in-flight sends finish and are recorded.
         await app.close();
-        await engine.stop();
+        await engine?.stop();
         await store.close();
       })();
       return stopping;

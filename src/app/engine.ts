@@ -20,6 +20,11 @@ export interface EngineOptions {
   readonly now: () => number;
   /** Messages per second to the connector; 0 = as fast as it accepts. */
   readonly throughput?: number;
+  /**
+   * Stable name of this node (e.g. host:port). A restarted node frees the work its previous
+   * run held instead of waiting for the leases to run out. Default: unique per run.
+   */
+  readonly workerId?: string;
   /** Backoff after temporary carrier failures; default: SEND_RETRY_SCHEDULE_MS. */
   readonly retryDelay?: RetryDelay;
 }
@@ -41,8 +46,10 @@ const MAX_SLEEP_MS = 2_000;
  */
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const { store, connector, config, logger, now } = options;
-  const worker = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const worker = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = logger.child({ component: 'engine', worker });
+  const freed = await store.engine.releaseLeases(worker);
+  if (freed > 0) log.warn({ jobs: freed }, 'took back work this node held when it stopped');
 
   const receipts = createReceiptBatcher(
     async (batch) => {
@@ -115,6 +122,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       .sweepReceiptTimeouts(now(), config.receiptTimeoutMs, 1000)
       .catch((error: unknown) => log.error({ err: error }, 'receipt timeout sweep failed'));
   }, sweepEvery);
+  const orphans = setInterval(() => {
+    store.engine
+      .sweepOrphans(connector.name, now())
+      .catch((error: unknown) => log.error({ err: error }, 'orphan receipt sweep failed'));
+  }, 1000);
 
   return {
     wake() {
@@ -123,6 +135,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     },
     async stop() {
       clearInterval(sweeper);
+      clearInterval(orphans);
       await messageJobs.stop();
       await dispatcher?.stop();
       await connector.stop();

@@ -12,7 +12,7 @@ import {
 import type { Dialect } from './dialect.js';
 import { JOB } from './job-kinds.js';
 import { claimJobs, completeJobs, nextDue, retryJob, type OutboxJob } from './outbox.js';
-import { applyReceiptsIn } from './receipts.js';
+import { adoptRecordedOrphansIn, applyReceiptsIn } from './receipts.js';
 import type { Database } from './schema.js';
 import {
   claimSendsIn,
@@ -50,15 +50,39 @@ export interface EngineStore {
   retryJob(job: OutboxJob, worker: string, runAt: number, error: string): Promise<void>;
   nextDue(kinds: readonly string[]): Promise<number | null>;
   sweepReceiptTimeouts(now: number, timeoutMs: number, limit: number): Promise<Changed[]>;
+  /** Applies orphan receipts whose part has been recorded since they arrived. */
+  sweepOrphans(connector: string, now: number): Promise<Changed[]>;
   pause(messageId: number): Promise<PauseOutcome>;
   resume(messageId: number, now: number): Promise<PauseOutcome>;
   cancel(messageId: number, now: number): Promise<Changed[]>;
+  /** Frees work a previous run of this same node still held when it died. */
+  releaseLeases(worker: string): Promise<number>;
   /** Parts accepted by `connector` still waiting for a receipt (the simulator resumes them). */
   outstandingParts(connector: string): Promise<{ carrierId: string; to: string; sentAt: number }[]>;
 }
 
+/** PostgreSQL's deadlock and serialization-failure codes: the transaction can simply run again. */
+const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001']);
+
+/**
+ * Engine transactions touch recipients, messages and the outbox in data-dependent order, so
+ * PostgreSQL may pick one as a deadlock victim; it rolled back whole, so running it again is safe.
+ */
+async function withDeadlockRetry<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= 5 || typeof code !== 'string' || !RETRYABLE_SQLSTATES.has(code)) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    }
+  }
+}
+
 export function engineStore(db: Kysely<Database>, dialect: Dialect, sink?: TransitionSink): EngineStore {
-  const tx = <T>(run: (t: Kysely<Database>) => Promise<T>) => db.transaction().execute(run);
+  const tx = <T>(run: (t: Kysely<Database>) => Promise<T>) =>
+    withDeadlockRetry(() => db.transaction().execute(run));
   return {
     claimSends: (worker, connector, now, leaseMs, limit) =>
       tx((t) => claimSendsIn(t, dialect, worker, connector, now, leaseMs, limit, sink)),
@@ -90,9 +114,18 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sink?: Trans
     nextDue: (kinds) => nextDue(db, kinds),
     sweepReceiptTimeouts: (now, timeoutMs, limit) =>
       tx((t) => sweepReceiptTimeoutsIn(t, dialect, now, timeoutMs, limit, sink)),
+    sweepOrphans: (connector, now) => tx((t) => adoptRecordedOrphansIn(t, dialect, connector, now, sink)),
     pause: (messageId) => tx((t) => pauseIn(t, messageId)),
     resume: (messageId, now) => tx((t) => resumeIn(t, messageId, now)),
     cancel: (messageId, now) => tx((t) => cancelIn(t, dialect, messageId, now, sink)),
+    releaseLeases: async (worker) => {
+      const result = await db
+        .updateTable('outbox')
+        .set({ locked_by: null, locked_until: null })
+        .where('locked_by', '=', worker)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
     outstandingParts: async (connector) => {
       const rows = await db
         .selectFrom('recipient_parts as p')

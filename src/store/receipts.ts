@@ -105,3 +105,34 @@ export async function adoptOrphans(
     .execute();
   return applyReceiptsIn(tx, dialect, connector, found, now, sink);
 }
+
+/**
+ * Orphans whose part has been recorded since. Under PostgreSQL a receipt and its submit record
+ * can commit concurrently with neither seeing the other; this sweep (and any node may run it)
+ * closes that gap.
+ */
+export async function adoptRecordedOrphansIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  connector: string,
+  now: number,
+  sink?: TransitionSink,
+): Promise<Changed[]> {
+  const rows = await tx
+    .selectFrom('orphan_receipts as o')
+    .innerJoin('recipient_parts as p', (join) =>
+      join.onRef('p.connector', '=', 'o.connector').onRef('p.carrier_id', '=', 'o.carrier_id'),
+    )
+    .select('o.carrier_id')
+    .where('o.connector', '=', connector)
+    .limit(1000)
+    .execute();
+  return adoptOrphans(
+    tx,
+    dialect,
+    connector,
+    rows.map((r) => r.carrier_id),
+    now,
+    sink,
+  );
+}

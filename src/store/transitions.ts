@@ -90,7 +90,7 @@ export async function applyChanges(
     .select(['id', 'account_id', 'num_parts', 'credits_reserved'])
     .where('id', 'in', messageIds);
   // Reserved credit is read, split and written back: lock the rows where other nodes write too.
-  if (dialect.rowLocks) select = select.forUpdate();
+  if (dialect.rowLocks) select = select.forNoKeyUpdate();
   const messages = await select.orderBy('id').execute();
   const refunds = new Map<number, number>();
   for (const m of messages) {
