@@ -22,6 +22,9 @@ export interface DispatcherOptions {
   readonly logger: Logger;
 }
 
+const RECORD_EVERY_MS = 10;
+const RECORD_MAX = 200;
+
 export interface Dispatcher {
   wake(): void;
   /** Stops claiming; resolves when every claimed recipient has been submitted and recorded. */
@@ -71,13 +74,40 @@ export function startDispatcher<W>(ops: DispatchOps<W>, options: DispatcherOptio
     }
   };
 
+  /**
+   * Results are recorded as they arrive (every RECORD_EVERY_MS or RECORD_MAX of them), not at
+   * the end of the batch: between the carrier's accept and our commit lies the only window in
+   * which a crash can cause a duplicate, so it is kept to milliseconds.
+   */
+  const submitBatch = async (works: W[]) => {
+    const buffer: { work: W; outcome: SubmitOutcome }[] = [];
+    let recording = Promise.resolve();
+    const flush = () => {
+      const batch = buffer.splice(0);
+      if (batch.length > 0) recording = recording.then(() => record(batch));
+    };
+    const timer = setInterval(flush, RECORD_EVERY_MS);
+    try {
+      await Promise.all(
+        works.map(async (work) => {
+          buffer.push(await submitOne(work));
+          if (buffer.length >= RECORD_MAX) flush();
+        }),
+      );
+    } finally {
+      clearInterval(timer);
+      flush();
+      await recording;
+    }
+  };
+
   const loop = async (index: number) => {
     const sleeper = sleepers[index]!;
     while (running) {
       try {
         const works = await ops.claim(limit);
         if (works.length > 0) {
-          await record(await Promise.all(works.map(submitOne)));
+          await submitBatch(works);
           continue;
         }
         const next = await ops.nextDue();
