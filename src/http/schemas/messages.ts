@@ -55,6 +55,8 @@ export const SendSmsRefused = Type.Object({
 
 const outboundFields = {
   messageID: Type.Integer(),
+  // Placeholder keeps `to` second, as the interface lists it; each shape below replaces it.
+  to: Type.Array(Type.String()),
   from: Type.String(),
   body: Type.String(),
   send_at: DateTimeOutput,

@@ -1,0 +1,37 @@
+/**
+ * `npm run bench -- <name> [options]`. Each bench is one line below; its module is loaded only
+ * when it runs, so one bench's dependencies never slow another's start.
+ */
+interface Bench {
+  readonly summary: string;
+  run(argv: string[]): Promise<void>;
+}
+
+const BENCHES: Record<string, Bench> = {
+  ingest: {
+    summary: 'HTTP ingest: single and bulk POST /v1/sms/message, list queries over 1M messages',
+    run: async (argv) => (await import('./ingest.js')).runIngest(argv),
+  },
+  engine: {
+    summary: 'Sending engine: 100,000 recipients POST → simulator → final status, with queue memory',
+    run: async (argv) => (await import('./engine.js')).runEngineBench(argv),
+  },
+};
+
+function usage(): string {
+  const names = Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(12)}${b.summary}`);
+  return (
+    `Usage: npm run bench -- <bench> [options]\n\nBenches:\n${names.join('\n')}\n\n` +
+    `Run "npm run bench -- <bench> --help" for a bench's options. See bench/README.md.\n`
+  );
+}
+
+const [name, ...rest] = process.argv.slice(2);
+if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  process.stdout.write(usage());
+} else if (BENCHES[name] === undefined) {
+  process.stderr.write(`bench: unknown bench "${name}"\n\n${usage()}`);
+  process.exitCode = 2;
+} else {
+  await BENCHES[name].run(rest);
+}
