@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import type { StatusCounts } from '../../src/domain/status.js';
 import { startEngine, type Engine } from '../../src/app/engine.js';
 import type {
   CarrierConnector,
