@@ -20,7 +20,7 @@ export interface EngineHarness extends TestApp {
   status(
     id: number,
     key?: string,
-  ): Promise<Record<string, unknown> & { to: Record<string, string>; status: Record<string, number> }>;
+  ): Promise<Record<string, unknown> & { to: Record<string, string>; status: StatusCounts }>;
   /** Waits until `check` holds, polling the API; fails after `timeoutMs`. */
   until<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
