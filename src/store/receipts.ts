@@ -35,16 +35,27 @@ export async function applyReceiptsIn(
       .onConflict((oc) => oc.columns(['connector', 'carrier_id']).doUpdateSet({ state: r.state, at: r.at }))
       .execute();
   }
+  // One statement per (state, time) pair rather than per receipt: a batch from one carrier tick
+  // shares both, so a thousand receipts are usually a single round trip.
+  const groups = new Map<string, { state: string; at: number; ids: string[] }>();
   for (const r of receipts) {
     if (!known.has(r.carrierId)) continue;
-    await tx
-      .updateTable('recipient_parts')
-      .set({ state: r.state, state_at: r.at })
-      .where('connector', '=', connector)
-      .where('carrier_id', '=', r.carrierId)
-      // A final part state is kept; only an open or in-transit part moves.
-      .where((eb) => eb.or([eb('state', 'is', null), eb('state', '=', 'enroute')]))
-      .execute();
+    const key = `${r.state}:${r.at}`;
+    const group = groups.get(key) ?? { state: r.state, at: r.at, ids: [] };
+    group.ids.push(r.carrierId);
+    groups.set(key, group);
+  }
+  for (const { state, at, ids: carrierIds } of groups.values()) {
+    for (let i = 0; i < carrierIds.length; i += 500) {
+      await tx
+        .updateTable('recipient_parts')
+        .set({ state, state_at: at })
+        .where('connector', '=', connector)
+        .where('carrier_id', 'in', carrierIds.slice(i, i + 500))
+        // A final part state is kept; only an open or in-transit part moves.
+        .where((eb) => eb.or([eb('state', 'is', null), eb('state', '=', 'enroute')]))
+        .execute();
+    }
   }
   const recipients = [...new Set(parts.map((p) => p.recipient_id))];
   if (recipients.length === 0) return [];
