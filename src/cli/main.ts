@@ -5,6 +5,7 @@ import { ConfigError } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { serve } from '../main.js';
 import { COMMANDS } from './commands.js';
+import { SMSC_SIM_USAGE, runSmscSim } from './smsc-sim.js';
 import { UsageError, cliConfig } from './context.js';
 
 const HELP = `smsgw — self-hosted bulk SMS gateway
@@ -13,6 +14,7 @@ Usage: smsgw <command> [options]
 
 Commands:
   serve                 Serve the API (same as npm start)
+  smsc-sim              Run a standalone SMPP SMSC simulator (decisions §8 outcomes)
 ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(22)}${c.summary}`)
   .join('\n')}
@@ -31,6 +33,21 @@ export async function runCli(argv: string[]): Promise<number> {
   if (first === 'serve' || first === 'start') {
     await serve();
     return -1;
+  }
+  if (first === 'smsc-sim') {
+    const rest = argv.slice(1);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(SMSC_SIM_USAGE);
+      return 0;
+    }
+    try {
+      await runSmscSim(rest);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      process.stderr.write(`smsgw: ${error.message}\n\n${SMSC_SIM_USAGE}`);
+      return 2;
+    }
   }
   const twoWords = second !== undefined ? `${first} ${second}` : first;
   const name = COMMANDS[twoWords] ? twoWords : COMMANDS[first] ? first : undefined;

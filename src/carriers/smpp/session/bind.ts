@@ -35,7 +35,17 @@ export async function bind(
 ): Promise<BindResult> {
   const { systemId, password, systemType, addrTon, addrNpi, addressRange } = credentials;
   const reply = await link.request(
-    { command, commandStatus: 0, interfaceVersion: 0x34, systemId, password, systemType, addrTon, addrNpi, addressRange },
+    {
+      command,
+      commandStatus: 0,
+      interfaceVersion: 0x34,
+      systemId,
+      password,
+      systemType,
+      addrTon,
+      addrNpi,
+      addressRange,
+    },
     timeoutMs,
   );
   if (reply.kind === 'failed') return { kind: 'failed', detail: `${command}: ${reply.detail}` };

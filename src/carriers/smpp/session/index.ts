@@ -1,5 +1,12 @@
 /** The ESME side of SMPP 3.4 over TCP or TLS; connector/ builds the carrier port on it. */
-export { createSmppSession, type SessionState, type SessionStatus, type SmppSession, type SubmitFields, type SubmitResult } from './session.js';
+export {
+  createSmppSession,
+  type SessionState,
+  type SessionStatus,
+  type SmppSession,
+  type SubmitFields,
+  type SubmitResult,
+} from './session.js';
 export { SESSION_DEFAULTS, type InboundPdu, type SmppSessionOptions } from './options.js';
 export { RECONNECT_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff.js';
 export type { BindMode } from './bind.js';

@@ -29,6 +29,8 @@ export interface LinkOptions {
   readonly enquireLinkMs: number;
   /** How long enquire_link and unbind wait for their responses. */
   readonly responseTimeoutMs: number;
+  /** The peer unbound (already answered; the link is closing). */
+  readonly onUnbind?: () => void;
 }
 
 export class Link {
@@ -121,6 +123,7 @@ export class Link {
       this.send(makePdu('enquire_link_resp', { sequenceNumber: pdu.sequenceNumber }));
     } else if (pdu.command === 'unbind') {
       this.send(makePdu('unbind_resp', { sequenceNumber: pdu.sequenceNumber }));
+      this.options.onUnbind?.();
       void this.end('peer unbound');
     } else {
       this.options.onRequest(pdu);

@@ -12,6 +12,12 @@ import type { RequestFailure } from './reply.js';
 import { TokenBucket } from './token-bucket.js';
 import { Window } from './window.js';
 
+/**
+ * A link must stay up this long before a drop counts as a fresh start of the backoff: an SMSC
+ * that accepts the bind and drops us straight away is not hammered every half second.
+ */
+const STABLE_LINK_MS = 30_000;
+
 export type SessionState = 'idle' | 'connecting' | 'bound' | 'stopping' | 'stopped';
 
 export type SubmitFields = Partial<Omit<PduFields<'submit_sm'>, 'sequenceNumber' | 'commandStatus'>>;
@@ -55,12 +61,15 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
   let state: SessionState = 'idle';
   let links: readonly Link[] | null = null;
   let attempt = 0;
+  let boundAt = 0;
   let reconnectTimer: NodeJS.Timeout | null = null;
   let connecting: Promise<boolean> | null = null;
   let stopping: Promise<void> | null = null;
   let inFlight = 0;
   let inbound = 0;
   let lastError: SessionStatus['lastError'] = null;
+  // Ends waits for a turn at the rate limit when stop() begins: those submits fail 'stopping'.
+  const stopSignal = new AbortController();
 
   const noteError = (detail: string) => (lastError = { at: Date.now(), detail });
   const ending = () => state === 'stopping' || state === 'stopped';
@@ -78,7 +87,10 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
       await options.onDeliver(pdu);
     } catch (err) {
       commandStatus = CommandStatus.ESME_RX_T_APPN;
-      logger.warn({ err, seq: pdu.sequenceNumber }, `${pdu.command} not handled; asking the SMSC to redeliver`);
+      logger.warn(
+        { err, seq: pdu.sequenceNumber },
+        `${pdu.command} not handled; asking the SMSC to redeliver`,
+      );
     } finally {
       inbound--;
     }
@@ -101,7 +113,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
     }
     const bound = result.links;
     links = bound;
-    attempt = 0;
+    boundAt = Date.now();
     state = 'bound';
     logger.info({ host: options.host, port: options.port, mode: options.bindMode }, 'smpp bound');
     void Promise.race(bound.map((l) => l.closed)).then((reason) => lost(bound, reason));
@@ -113,6 +125,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
     links = null;
     for (const link of which) link.destroy(reason);
     if (ending()) return;
+    if (Date.now() - boundAt >= STABLE_LINK_MS) attempt = 0;
     noteError(`link lost: ${reason}`);
     logger.warn({ reason }, 'smpp link lost; reconnecting');
     scheduleReconnect();
@@ -131,7 +144,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
   const send = async (fields: SubmitFields): Promise<SubmitResult> => {
     await window.acquire();
     try {
-      await bucket.take();
+      await bucket.take(stopSignal.signal);
       if (ending()) return { kind: 'failed', error: 'stopping', detail: 'session stopping' };
       const link = links?.[0];
       if (!link) return { kind: 'failed', error: 'not-bound', detail: 'not bound to the SMSC' };
@@ -165,6 +178,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
     stop() {
       stopping ??= (async () => {
         state = 'stopping';
+        stopSignal.abort();
         if (reconnectTimer) clearTimeout(reconnectTimer);
         await connecting;
         await until(() => inFlight === 0 && inbound === 0, options.shutdownTimeoutMs);

@@ -1,7 +1,9 @@
 /**
- * The per-connector submit rate. The bucket holds one token: submits are paced 1/rate apart
- * rather than sent in a burst, because SMSCs count over a sliding second and a burst of
- * `rate` followed by one more inside that second is already over their limit.
+ * The per-connector submit rate: a token bucket holding one token. Submits are paced 1/rate
+ * apart rather than sent in a burst, because SMSCs count over a sliding second and a burst
+ * of `rate` followed by one more inside that second is already over their limit. Each turn
+ * is measured from when the previous submit actually went, not from when it was due, so an
+ * event-loop stall is not followed by a catch-up burst.
  *
  * When the SMSC throttles us (ESME_RTHROTTLED, ESME_RMSGQFUL), slowDown() halves the rate for
  * a while; another throttle inside that time halves it again, down to 1/s.
@@ -17,7 +19,8 @@ export interface TokenBucketOptions {
 }
 
 export class TokenBucket {
-  private nextFreeAt = 0;
+  private lastAt = Number.NEGATIVE_INFINITY;
+  private queue: Promise<void> = Promise.resolve();
   private slowRate = 0;
   private slowUntil = 0;
   private readonly now: () => number;
@@ -32,14 +35,11 @@ export class TokenBucket {
     return this.now() < this.slowUntil ? this.slowRate : this.options.rate;
   }
 
-  /** Waits for this submit's turn. Turns are handed out in call order. */
-  async take(): Promise<void> {
-    const rate = this.rate;
-    if (rate === 0) return;
-    const now = this.now();
-    const at = Math.max(now, this.nextFreeAt);
-    this.nextFreeAt = at + 1000 / rate;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  /** Waits for this submit's turn. Turns go in call order; `signal` ends the wait at once. */
+  take(signal?: AbortSignal): Promise<void> {
+    const turn = this.queue.then(() => this.waitTurn(signal));
+    this.queue = turn;
+    return turn;
   }
 
   slowDown(): void {
@@ -47,4 +47,24 @@ export class TokenBucket {
     this.slowRate = Math.max(1, Math.floor(current / 2));
     this.slowUntil = this.now() + this.options.slowDownMs;
   }
+
+  private async waitTurn(signal: AbortSignal | undefined): Promise<void> {
+    const rate = this.rate;
+    if (rate === 0 || signal?.aborted) return;
+    const wait = this.lastAt + 1000 / rate - this.now();
+    if (wait > 0) await sleep(wait, signal);
+    this.lastAt = this.now();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
