@@ -11,6 +11,7 @@ import type { Store } from '../store/port.js';
 import { JOB } from '../store/job-kinds.js';
 import type { RetryDelay, SendWork } from '../store/engine-store.js';
 import { createReceiptBatcher } from './receipt-batcher.js';
+import { receiveInbound } from './receive-inbound.js';
 
 export interface EngineOptions {
   readonly store: Store;
@@ -59,12 +60,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   );
   await connector.start({
     receipt: (receipt) => receipts.add(receipt),
-    // Inbound routing arrives with the webhooks issue; until then MO is logged, not dropped silently.
+    // Stored (routed or not) before the connector acknowledges it to the SMSC.
     inbound: async (message) => {
-      log.warn(
-        { from: message.from, to: message.to },
-        'inbound message received but inbound storage is not configured',
-      );
+      await receiveInbound({ store, now, logger: log }, { ...message, connector: connector.name });
     },
   });
 

@@ -15,6 +15,7 @@ import { migrate } from '../store/migrations/index.js';
 import { connect } from '../store/connect.js';
 import { credits, integer, nullable, optionalString, parse, requireString } from './args.js';
 import { UsageError, print, withStore } from './context.js';
+import { simulateInboundCommand } from './simulate.js';
 import type { Config } from '../config/config.js';
 
 export interface Command {
@@ -242,4 +243,6 @@ export const COMMANDS: Record<string, Command> = {
       });
     },
   },
+
+  'simulate inbound': simulateInboundCommand,
 };

@@ -9,6 +9,7 @@ import { errorBody, handleError } from './errors.js';
 import { openApiInfo } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { docsRoutes } from './routes/docs.js';
+import { inboundRoutes } from './routes/inbound.js';
 import { messageRoutes } from './routes/messages.js';
 
 export interface AppDeps {
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (v1) => {
       messageRoutes(v1, deps);
+      inboundRoutes(v1, deps);
       docsRoutes(v1);
     },
     { prefix: '/v1' },

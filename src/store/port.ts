@@ -2,6 +2,7 @@ import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import type { Status } from '../domain/status.js';
 import type { EngineStore } from './engine-store.js';
+import type { InboundStore } from './inbound.js';
 
 /**
  * The storage contract. Each port lists what its callers need and nothing more; both dialects
@@ -168,5 +169,6 @@ export interface Store {
   readonly accounts: AccountStore;
   readonly messages: MessageStore;
   readonly engine: EngineStore;
+  readonly inbound: InboundStore;
   close(): Promise<void>;
 }

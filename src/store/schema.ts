@@ -17,6 +17,7 @@ export interface Database {
   recipient_parts: RecipientPartsTable;
   orphan_receipts: OrphanReceiptsTable;
   submit_attempts: SubmitAttemptsTable;
+  inbound_messages: InboundMessagesTable;
 }
 
 export interface OutboxTable {
@@ -151,4 +152,21 @@ export interface MigrationsTable {
   version: number;
   name: string;
   applied_at: number;
+}
+
+export interface InboundMessagesTable {
+  id: Generated<number>;
+  /** null: the number it was sent to routes to no account (kept, never listed). */
+  account_id: number | null;
+  number_id: number | null;
+  sender: string;
+  recipient: string;
+  body: string;
+  /** The ref of the number it was sent to, copied when it arrived. */
+  ref: string | null;
+  received_at: number;
+  /** Its webhook was accepted or given up on, or there was none to send (decisions §10). */
+  completed_at: number | null;
+  connector: string | null;
+  created_at: number;
 }

@@ -1,5 +1,6 @@
 import { accountStore } from './accounts.js';
 import { engineStore } from './engine-store.js';
+import { inboundStore } from './inbound.js';
 import type { TransitionSink } from './transitions.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
@@ -15,6 +16,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     accounts: accountStore(conn.db),
     messages: messageStore(conn.db, conn.dialect),
     engine: engineStore(conn.db, conn.dialect, options.transitionSink),
+    inbound: inboundStore(conn.db),
     close: () => conn.close(),
   };
 }

@@ -10,6 +10,7 @@ import {
   numberView,
   requireAccountById,
 } from '../../app/directory.js';
+import { simulateInbound } from '../../app/receive-inbound.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { normaliseMsisdn } from '../../domain/msisdn.js';
 import type { AppDeps } from '../app.js';
@@ -37,6 +38,7 @@ import {
   NotFoundBody,
   commonErrors,
 } from '../schemas/errors.js';
+import { SimulatedInboundBody, SimulatedInboundCreated } from '../schemas/inbound.js';
 
 type Params<T extends { static: unknown }> = T['static'];
 
@@ -249,6 +251,24 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
           throw new NotFoundError('That number does not route to the account');
         }
         return { accountID: account.id, msisdn, removed: true };
+      },
+    },
+  });
+
+  resource(app, '/simulator/inbound', {
+    POST: {
+      schema: {
+        ...base,
+        summary: 'Inject an inbound message as if a handset sent it (simulator carrier only)',
+        body: SimulatedInboundBody,
+        response: { 201: SimulatedInboundCreated, ...errors },
+      },
+      handler: async (request, reply) => {
+        const result = await simulateInbound(
+          { store, now, logger: deps.logger, config: deps.config },
+          request.body as Static<typeof SimulatedInboundBody>,
+        );
+        return reply.code(201).send(result);
       },
     },
   });
