@@ -24,7 +24,9 @@ export type SubmitOutcome =
   /** Temporary: not bound, throttled, queue full, timeout. Try again later. */
   | { readonly kind: 'retry'; readonly reason: string; readonly afterMs?: number }
   /** Permanent: the SMSC refused the message (status `rejected`). */
-  | { readonly kind: 'rejected'; readonly reason: string; readonly code?: number };
+  | { readonly kind: 'rejected'; readonly reason: string; readonly code?: number }
+  /** The gateway gives up before any SMSC saw it, e.g. no route (status `aborted`). */
+  | { readonly kind: 'aborted'; readonly reason: string };
 
 /** A final or intermediate state reported by a delivery receipt for one part. */
 export type { ReceiptState };

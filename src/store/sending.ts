@@ -158,8 +158,8 @@ export async function recordSubmitsIn(
       .set({ finished_at: now, outcome: outcome.kind, detail })
       .where('id', '=', work.attemptId)
       .execute();
-    if (outcome.kind === 'rejected') {
-      changes.push({ recipientId: work.recipientId, to: 'rejected' });
+    if (outcome.kind === 'rejected' || outcome.kind === 'aborted') {
+      changes.push({ recipientId: work.recipientId, to: outcome.kind });
       finished.push(work.jobId);
       continue;
     }

@@ -1,0 +1,120 @@
+import type { Logger } from 'pino';
+import type { CarrierConnector, CarrierEvents, SubmitOutcome, SubmitRequest } from '../port.js';
+import { candidates, type Route } from './routes.js';
+
+/** A carrier link the router can choose: an SMPP connector, or anything with a bound state. */
+export interface ChildConnector extends CarrierConnector {
+  state(): { readonly bound: boolean } & Record<string, unknown>;
+}
+
+export interface ChildConfig {
+  readonly name: string;
+  readonly enabled: boolean;
+}
+
+export interface RouterOptions<C extends ChildConfig> {
+  /** The router's own name: parts and receipts are recorded under it. */
+  readonly name: string;
+  /** Current connectors and routes (from the database). */
+  readonly load: () => Promise<{ connectors: readonly C[]; routes: readonly Route[] }>;
+  readonly create: (config: C) => ChildConnector;
+  readonly logger: Logger;
+  /** Reload period, so changes made on another node are picked up. */
+  readonly reloadEveryMs?: number;
+}
+
+export interface Router extends CarrierConnector {
+  /** Re-reads connectors and routes now (after an admin change on this node). */
+  reload(): Promise<void>;
+  states(): Record<string, Record<string, unknown>>;
+}
+
+/** Carrier ids are namespaced by connector, so two SMSCs' id spaces never collide. */
+const SEPARATOR = '/';
+
+/**
+ * Chooses a connector per destination: the matching routes in priority order, skipping
+ * connectors that are not bound (failover). No matching route at all: the recipient is
+ * aborted (decisions §7, "no route"); routes exist but none is bound: retry later.
+ */
+export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): Router {
+  const children = new Map<string, { config: string; connector: ChildConnector }>();
+  let routes: readonly Route[] = [];
+  let events: CarrierEvents | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let reloading: Promise<void> = Promise.resolve();
+
+  const childEvents = (name: string): CarrierEvents => ({
+    receipt: (r) => events!.receipt({ ...r, carrierId: `${name}${SEPARATOR}${r.carrierId}` }),
+    inbound: (m) => events!.inbound(m),
+  });
+
+  const apply = async () => {
+    const loaded = await options.load();
+    routes = loaded.routes;
+    const wanted = new Map(loaded.connectors.filter((c) => c.enabled).map((c) => [c.name, c]));
+    for (const [name, child] of children) {
+      const config = wanted.get(name);
+      if (!config || JSON.stringify(config) !== child.config) {
+        children.delete(name);
+        await child.connector.stop();
+        options.logger.info(
+          { connector: name },
+          config ? 'connector changed; restarting' : 'connector removed',
+        );
+      }
+    }
+    for (const [name, config] of wanted) {
+      if (children.has(name)) continue;
+      const connector = options.create(config);
+      children.set(name, { config: JSON.stringify(config), connector });
+      await connector.start(childEvents(name));
+      options.logger.info({ connector: name }, 'connector started');
+    }
+  };
+
+  const reload = () => {
+    // Serialised: two reloads never start the same connector twice.
+    reloading = reloading
+      .then(apply)
+      .catch((error: unknown) => options.logger.error({ err: error }, 'routing reload failed'));
+    return reloading;
+  };
+
+  return {
+    name: options.name,
+    reload,
+    states: () => Object.fromEntries([...children].map(([name, c]) => [name, c.connector.state()])),
+    async start(e) {
+      events = e;
+      await reload();
+      timer = setInterval(() => void reload(), options.reloadEveryMs ?? 5000);
+    },
+    async submit(request: SubmitRequest): Promise<SubmitOutcome> {
+      const matching = candidates(routes, request.to);
+      if (matching.length === 0) return { kind: 'aborted', reason: `no route for ${request.to}` };
+      for (const route of matching) {
+        const child = children.get(route.connector);
+        if (!child || !child.connector.state().bound) continue;
+        const outcome = await child.connector.submit(request);
+        // Not bound at the moment of the submit: nothing left us, so the next route may try.
+        if (outcome.kind === 'retry' && outcome.reason.startsWith('not-bound')) continue;
+        if (outcome.kind !== 'accepted') return outcome;
+        return {
+          kind: 'accepted',
+          carrierIds: outcome.carrierIds.map((id) => `${route.connector}${SEPARATOR}${id}`),
+        };
+      }
+      return {
+        kind: 'retry',
+        reason: `no bound connector for ${request.to} (routes: ${matching.map((r) => r.connector).join(', ')})`,
+      };
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      await reloading;
+      await Promise.all([...children.values()].map((c) => c.connector.stop()));
+      children.clear();
+    },
+  };
+}
