@@ -6,6 +6,9 @@ import { ConflictError, illegal } from '../domain/errors.js';
 import { normaliseMsisdn } from '../domain/msisdn.js';
 import type { Store } from '../store/port.js';
 import type { Database } from '../store/schema.js';
+import { createInboundHook } from '../webhooks/report-sink.js';
+
+const defaultInboundHook = createInboundHook();
 
 /** An inbound webhook is due for a stored message: `url` is where it goes. */
 export interface InboundWebhookDue {
@@ -61,7 +64,8 @@ export async function receiveInbound(
   // decisions §10: the number's URL, else the account's.
   const url = route ? (route.numberUrl ?? route.accountUrl) : null;
   const at = now();
-  const hook = deps.onInboundStored;
+  // The durable webhook queue is the default, so every caller (engine, admin, CLI) queues it.
+  const hook = deps.onInboundStored ?? defaultInboundHook;
   const record = await store.inbound.create(
     {
       accountId: route?.accountId ?? null,
@@ -76,17 +80,12 @@ export async function receiveInbound(
       connector: message.connector ?? null,
       createdAt: at,
     },
-    route && url !== null && hook ? (tx, id) => hook(tx, { id, accountId: route.accountId, url }) : undefined,
+    route && url !== null ? (tx, id) => hook(tx, { id, accountId: route.accountId, url }) : undefined,
   );
   if (!route) {
     logger.warn(
       { inboundID: record.id, from, to },
       'inbound message to a number routed to no account; stored unrouted',
-    );
-  } else if (url !== null && !hook) {
-    logger.info(
-      { inboundID: record.id, accountID: route.accountId },
-      'inbound webhook will be sent when webhooks are configured',
     );
   }
   return { messageID: record.id, accountID: route?.accountId ?? null };

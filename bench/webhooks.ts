@@ -1,0 +1,273 @@
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config/config.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { createBenchDatabase, ENGINES, type Engine } from './lib/database.js';
+import { progress } from './lib/progress.js';
+import { count, ms, seconds, summarise } from './lib/stats.js';
+import { table } from './lib/table.js';
+
+const HELP = `Usage: npm run bench -- webhooks [--engine sqlite|postgres|both] [--recipients N] [--batch N]
+
+per_recipient_final delivery reports for N recipients (default 50,000) through the real server
+(simulator with zero delay) to a receiver on loopback, in a worker thread of its own.
+Reported: webhooks/s and the latency from each recipient's final status (the report's tstamp)
+to its arrival. Then the same again beside a second account whose receiver never answers
+(every attempt runs into SMSGW_WEBHOOK_TIMEOUT_MS), reporting the healthy receiver's numbers.
+`;
+
+const KEY = 'bench-webhooks-key';
+const ADMIN = 'bench-webhooks-admin';
+
+/**
+ * The receivers, as plain JavaScript for a worker thread: the healthy one answers 200 and
+ * notes how long each report took since its tstamp; the stuck one accepts and never answers.
+ */
+const RECEIVER_SOURCE = `
+const { createServer } = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const counter = new Int32Array(workerData.counter);
+let latencies = [];
+let first = 0;
+let last = 0;
+const stuckSockets = new Set();
+let stuckRequests = 0;
+const healthy = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const at = Date.now();
+    const tstamp = Date.parse(JSON.parse(Buffer.concat(chunks).toString()).tstamp);
+    latencies.push(at - tstamp);
+    if (first === 0) first = at;
+    last = at;
+    res.writeHead(200).end();
+    Atomics.add(counter, 0, 1);
+  });
+});
+healthy.keepAliveTimeout = 60000;
+const stuck = createServer(() => { stuckRequests += 1; });
+stuck.on('connection', (s) => { stuckSockets.add(s); s.on('close', () => stuckSockets.delete(s)); });
+parentPort.on('message', (m) => {
+  if (m === 'take') {
+    const l = Float64Array.from(latencies);
+    parentPort.postMessage({ latencies: l, first, last, stuckRequests }, [l.buffer]);
+    latencies = []; first = 0; last = 0; stuckRequests = 0;
+    Atomics.store(counter, 0, 0);
+  } else if (m === 'close') {
+    for (const s of stuckSockets) s.destroy();
+    healthy.closeAllConnections();
+    healthy.close(); stuck.close();
+    parentPort.postMessage('closed');
+  }
+});
+healthy.listen(0, '127.0.0.1', () => stuck.listen(0, '127.0.0.1', () =>
+  parentPort.postMessage({ healthy: healthy.address().port, stuck: stuck.address().port })));
+`;
+
+interface Taken {
+  readonly latencies: Float64Array;
+  readonly first: number;
+  readonly last: number;
+  readonly stuckRequests: number;
+}
+
+async function startReceivers() {
+  const counter = new SharedArrayBuffer(4);
+  const worker = new Worker(RECEIVER_SOURCE, { eval: true, workerData: { counter } });
+  const next = <T>() =>
+    new Promise<T>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  const ports = await next<{ healthy: number; stuck: number }>();
+  const received = new Int32Array(counter);
+  return {
+    healthyUrl: `http://127.0.0.1:${ports.healthy}/hooks`,
+    stuckUrl: `http://127.0.0.1:${ports.stuck}/hooks`,
+    received: () => Atomics.load(received, 0),
+    take: async () => {
+      const taken = next<Taken>();
+      worker.postMessage('take');
+      return taken;
+    },
+    close: async () => {
+      const closed = next<string>();
+      worker.postMessage('close');
+      await closed;
+      await worker.terminate();
+    },
+  };
+}
+
+async function call(origin: string, method: string, path: string, token: string, body: unknown) {
+  const r = await fetch(`${origin}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as Record<string, unknown>;
+}
+
+interface PhaseResult {
+  readonly elapsed: number;
+  readonly deliveryWindow: number;
+  readonly latency: ReturnType<typeof summarise>;
+  readonly stuckRequests: number;
+}
+
+/**
+ * POSTs `recipients` for the healthy account (and as many for the stuck one, interleaved, when
+ * given) and waits until the healthy receiver has every report.
+ */
+async function phase(
+  label: string,
+  origin: string,
+  receivers: Awaited<ReturnType<typeof startReceivers>>,
+  keys: { healthy: string; stuck?: string },
+  recipients: number,
+  batch: number,
+): Promise<PhaseResult> {
+  const bar = progress(label, recipients, 'webhooks');
+  const started = performance.now();
+  for (let sent = 0; sent < recipients; sent += batch) {
+    const n = Math.min(batch, recipients - sent);
+    // Last digits 0–5 and 7–9 all reach a final status after the carrier accepted them;
+    // 6 is refused at submit. Every recipient gets exactly one report either way.
+    const to = Array.from({ length: n }, (_, i) => `+61491${String(sent + i).padStart(6, '0')}`);
+    for (const key of [keys.healthy, keys.stuck]) {
+      if (key === undefined) continue;
+      await call(origin, 'POST', '/v1/sms/message', key, { to, from: 'Bench', body: 'Benchmark message' });
+    }
+    bar.update(receivers.received());
+  }
+  for (;;) {
+    const done = receivers.received();
+    bar.update(done);
+    if (done >= recipients) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const elapsed = performance.now() - started;
+  bar.finish();
+  const taken = await receivers.take();
+  return {
+    elapsed,
+    deliveryWindow: taken.last - taken.first,
+    latency: summarise(taken.latencies),
+    stuckRequests: taken.stuckRequests,
+  };
+}
+
+async function runOne(engine: Engine, recipients: number, batch: number) {
+  const db = await createBenchDatabase(engine);
+  const receivers = await startReceivers();
+  let server: RunningServer | null = null;
+  try {
+    const config = loadConfig({
+      SMSGW_DATABASE_URL: db.url,
+      SMSGW_PORT: '0',
+      SMSGW_BOOTSTRAP_KEY: KEY,
+      SMSGW_ADMIN_TOKEN: ADMIN,
+      SMSGW_SIM_DELAY_MS: '0',
+      SMSGW_LOG_LEVEL: 'warn',
+    });
+    server = await startServer(config, pino({ level: 'warn' }));
+    const address = server.app.server.address();
+    const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    await call(origin, 'PATCH', '/admin/v1/accounts/1', ADMIN, {
+      callback_url: receivers.healthyUrl,
+      delivery_report: 'per_recipient_final',
+    });
+    const alone = await phase(
+      `webhooks ${engine} alone`,
+      origin,
+      receivers,
+      { healthy: KEY },
+      recipients,
+      batch,
+    );
+    const stuck = await call(origin, 'POST', '/admin/v1/accounts', ADMIN, {
+      name: 'bench-stuck',
+      any_sender: true,
+      callback_url: receivers.stuckUrl,
+      delivery_report: 'per_recipient_final',
+    });
+    const beside = await phase(
+      `webhooks ${engine} beside a stuck receiver`,
+      origin,
+      receivers,
+      { healthy: KEY, stuck: stuck.api_key as string },
+      recipients,
+      batch,
+    );
+    return { engine, recipients, alone, beside, timeoutMs: config.webhookTimeoutMs };
+  } finally {
+    // The stuck receiver's sockets go first, so the attempts held on them end now.
+    await receivers.close();
+    await server?.stop();
+    await db.drop();
+  }
+}
+
+export async function runWebhooksBench(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      engine: { type: 'string', default: 'both' },
+      recipients: { type: 'string', default: '50000' },
+      batch: { type: 'string', default: '1000' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const engines = values.engine === 'both' ? ENGINES : [values.engine as Engine];
+  const rows: string[][] = [];
+  let timeoutMs = 0;
+  for (const engine of engines) {
+    const r = await runOne(engine, Number(values.recipients), Number(values.batch));
+    timeoutMs = r.timeoutMs;
+    for (const [name, p] of [
+      ['alone', r.alone],
+      ['beside a stuck receiver', r.beside],
+    ] as const) {
+      rows.push([
+        engine,
+        name,
+        count(r.recipients),
+        seconds(p.elapsed),
+        `${count((r.recipients / p.elapsed) * 1000)} /s`,
+        `${count((r.recipients / Math.max(1, p.deliveryWindow)) * 1000)} /s`,
+        ms(p.latency.p50),
+        ms(p.latency.p99),
+        ms(p.latency.max),
+        name === 'alone' ? '-' : count(p.stuckRequests),
+      ]);
+    }
+  }
+  process.stdout.write(
+    `\nper_recipient_final reports, POST → simulator (zero delay) → webhook at a loopback receiver\n` +
+      `(rate: healthy receiver's reports over the whole run, and between its first and last report;\n` +
+      ` latency: report tstamp, i.e. the final status, to arrival; stuck receiver never answers,\n` +
+      ` each attempt ends at SMSGW_WEBHOOK_TIMEOUT_MS = ${timeoutMs} ms)\n` +
+      `${table(
+        [
+          'engine',
+          'phase',
+          'reports',
+          'time',
+          'rate (run)',
+          'rate (delivery)',
+          'p50',
+          'p99',
+          'max',
+          'stuck attempts',
+        ],
+        rows,
+      )}\n`,
+  );
+}

@@ -1,0 +1,71 @@
+/** The admin API's view of webhook deliveries (decisions §9): list them, replay a failed one. */
+import { DEFAULT_LIMIT, MAX_LIMIT, integerParam, type RawQuery } from '../app/list-query.js';
+import { formatDateTime } from '../domain/dates.js';
+import { ConflictError, NotFoundError, QueryError } from '../domain/errors.js';
+import type { Store } from '../store/port.js';
+import {
+  DELIVERY_KINDS,
+  DELIVERY_STATES,
+  type DeliveryKind,
+  type DeliveryRecord,
+  type DeliveryState,
+} from '../store/webhooks.js';
+
+export function deliveryView(d: DeliveryRecord) {
+  return {
+    deliveryID: d.id,
+    webhook_id: d.webhookId,
+    kind: d.kind,
+    messageID: d.messageId,
+    url: d.url,
+    state: d.state,
+    attempts: d.attempts.map((a) => ({
+      attempted_at: formatDateTime(a.attemptedAt),
+      status: a.status,
+      duration_ms: a.durationMs,
+      error: a.error,
+      response_excerpt: a.responseExcerpt,
+    })),
+    created_at: formatDateTime(d.createdAt),
+    next_attempt_at: d.state === 'pending' ? formatDateTime(d.nextAttemptAt) : null,
+    completed_at: d.completedAt === null ? null : formatDateTime(d.completedAt),
+  };
+}
+
+function oneOf<T extends string>(query: RawQuery, name: string, allowed: readonly T[]): T | undefined {
+  const raw = query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !(allowed as readonly string[]).includes(raw)) {
+    throw new QueryError(name, `${name} must be one of ${allowed.join(', ')}`);
+  }
+  return raw as T;
+}
+
+/** Newest first. */
+export async function listDeliveries(store: Pick<Store, 'webhooks'>, query: RawQuery) {
+  const messageId = integerParam(query, 'messageID', 1, Number.MAX_SAFE_INTEGER);
+  const kind = oneOf<DeliveryKind>(query, 'kind', DELIVERY_KINDS);
+  const state = oneOf<DeliveryState>(query, 'state', DELIVERY_STATES);
+  const { rows, more } = await store.webhooks.list({
+    ...(messageId !== undefined && { messageId }),
+    ...(kind !== undefined && { kind }),
+    ...(state !== undefined && { state }),
+    limit: integerParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
+    offset: integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+  });
+  return { data: rows.map(deliveryView), more_results: more };
+}
+
+/** A failed delivery is queued again with the same webhook-id and body. */
+export async function replayDelivery(store: Pick<Store, 'webhooks'>, rawId: string, now: number) {
+  const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : 0;
+  const outcome = id > 0 ? await store.webhooks.replay(id, now) : ({ kind: 'not_found' } as const);
+  if (outcome.kind === 'not_found') throw new NotFoundError('No webhook delivery with that deliveryID');
+  if (outcome.kind === 'not_failed') {
+    throw new ConflictError(
+      'deliveryID',
+      `Only a failed delivery can be replayed; this one is ${outcome.state}`,
+    );
+  }
+  return deliveryView(outcome.delivery);
+}

@@ -1,0 +1,169 @@
+/**
+ * Where webhooks enter the queue: inside the transaction of the change they report (style §3),
+ * so a status change and its webhook commit together or not at all.
+ */
+import type { Kysely } from 'kysely';
+import type { DeliveryReportType } from '../domain/delivery-report.js';
+import { isDeliveryReportType } from '../domain/delivery-report.js';
+import { emptyCounts, isFinal, isStatus, type Status } from '../domain/status.js';
+import type { Database } from '../store/schema.js';
+import type { Changed, TransitionSink } from '../store/transitions.js';
+import {
+  enqueueInboundWebhook,
+  inboundForWebhookIn,
+  insertDeliveriesIn,
+  reachedCarrierIn,
+  recipientsOfIn,
+  reportTargetsIn,
+  type NewDelivery,
+  type RecipientRow,
+  type ReportTarget,
+} from '../store/webhooks.js';
+import {
+  detailedReport,
+  inboundPayload,
+  recipientReport,
+  summaryReport,
+  type DeliveryReport,
+  type ReportedRecipient,
+} from './payloads.js';
+
+export interface QueueHookOptions {
+  /**
+   * Told that deliveries were queued, to wake the delivery runner. It runs before the commit,
+   * so the runner must expect its first look to find nothing yet.
+   */
+  readonly onQueued?: () => void;
+}
+
+/** Which changes of a message each report type reports (interface.md Events, decisions §10). */
+const REPORTS_CHANGE: Record<'per_recipient' | 'per_recipient_final', (status: Status) => boolean> = {
+  // Every change after creation: submitted, sent, then the final one.
+  per_recipient: () => true,
+  per_recipient_final: isFinal,
+};
+
+/**
+ * The TransitionSink of the engine: for each message touched, its delivery report type and URL
+ * (the message's callbackURL, else the account's callback_url) decide what is queued. No type
+ * or no URL: nothing.
+ */
+export function createReportSink(options: QueueHookOptions = {}): TransitionSink {
+  return async (tx, changed) => {
+    if (changed.length === 0) return;
+    const byMessage = new Map<number, Changed[]>();
+    for (const c of changed) {
+      const list = byMessage.get(c.messageId) ?? [];
+      list.push(c);
+      byMessage.set(c.messageId, list);
+    }
+    const targets = (await reportTargetsIn(tx, [...byMessage.keys()])).filter(
+      (t): t is ReportTarget & { url: string; deliveryReport: DeliveryReportType } =>
+        t.url !== null && isDeliveryReportType(t.deliveryReport),
+    );
+    if (targets.length === 0) return;
+
+    // A recipient's share of balance_used needs to know whether it reached the carrier; only
+    // final statuses leave that open (submitted has not yet, sent just has).
+    const openQuestion = targets
+      .filter((t) => t.deliveryReport === 'per_recipient' || t.deliveryReport === 'per_recipient_final')
+      .flatMap((t) =>
+        byMessage
+          .get(t.id)!
+          .filter((c) => isFinal(c.status))
+          .map((c) => c.recipientId),
+      );
+    const reached = openQuestion.length > 0 ? await reachedCarrierIn(tx, openQuestion) : new Set<number>();
+
+    // A message completed in this transaction: it is complete now, and a change here took one
+    // of its recipients to a final status, so that recipient (and the message) was open before.
+    const completed = targets.filter(
+      (t) =>
+        (t.deliveryReport === 'summary' || t.deliveryReport === 'detailed') &&
+        t.completeAt !== null &&
+        byMessage.get(t.id)!.some((c) => isFinal(c.status)),
+    );
+    const recipients = new Map<number, RecipientRow[]>();
+    if (completed.length > 0) {
+      for (const r of await recipientsOfIn(
+        tx,
+        completed.map((t) => t.id),
+      )) {
+        const list = recipients.get(r.messageId) ?? [];
+        list.push(r);
+        recipients.set(r.messageId, list);
+      }
+    }
+
+    const deliveries: NewDelivery[] = [];
+    const queue = (t: ReportTarget & { url: string }, payload: DeliveryReport) =>
+      deliveries.push({
+        accountId: t.accountId,
+        kind: 'delivery_report',
+        messageId: t.id,
+        url: t.url,
+        payload: JSON.stringify(payload),
+      });
+    for (const t of targets) {
+      const type = t.deliveryReport;
+      if (type === 'per_recipient' || type === 'per_recipient_final') {
+        for (const c of byMessage.get(t.id)!) {
+          if (!REPORTS_CHANGE[type](c.status)) continue;
+          const paid = c.status === 'sent' || (isFinal(c.status) && reached.has(c.recipientId));
+          queue(
+            t,
+            recipientReport(
+              t,
+              { msisdn: c.msisdn, status: c.status, code: c.code },
+              paid ? t.numParts : 0,
+              c.at,
+            ),
+          );
+        }
+      } else if (completed.includes(t)) {
+        const rows = (recipients.get(t.id) ?? []).flatMap((r): ReportedRecipient[] =>
+          isStatus(r.status) ? [{ msisdn: r.msisdn, status: r.status, code: r.code }] : [],
+        );
+        const at = t.completeAt!;
+        if (type === 'summary') {
+          const counts = emptyCounts();
+          for (const r of rows) counts[r.status] += 1;
+          queue(t, summaryReport(t, counts, at));
+        } else {
+          queue(t, detailedReport(t, rows, at));
+        }
+      }
+    }
+    if (deliveries.length === 0) return;
+    await insertDeliveriesIn(tx, deliveries, changed[0]!.at);
+    options.onQueued?.();
+  };
+}
+
+/** The stored inbound message whose webhook is due, as src/app/receive-inbound.ts passes it. */
+export interface InboundDue {
+  readonly id: number;
+  readonly accountId: number;
+  readonly url: string;
+}
+
+/**
+ * The inbound path's hook (`onInboundStored` of receiveInbound): queues the inbound webhook
+ * in the transaction that stores the message.
+ */
+export function createInboundHook(
+  options: QueueHookOptions = {},
+): (tx: Kysely<Database>, inbound: InboundDue) => Promise<void> {
+  return async (tx, inbound) => {
+    const message = await inboundForWebhookIn(tx, inbound.id);
+    if (!message) throw new Error(`inbound message ${inbound.id} is not stored in this transaction`);
+    await enqueueInboundWebhook(tx, {
+      inboundId: message.id,
+      accountId: inbound.accountId,
+      url: inbound.url,
+      payload: inboundPayload(message),
+      now: message.createdAt,
+    });
+    options.onQueued?.();
+  };
+}
