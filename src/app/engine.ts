@@ -40,6 +40,7 @@ export interface Engine {
 /** Lease on claimed work: longer than any carrier round trip, short enough to recover quickly. */
 const LEASE_MS = 30_000;
 const MAX_SLEEP_MS = 2_000;
+const WAKE_COALESCE_MS = 5;
 
 /**
  * The sending engine: message jobs (release, expire) → send work → dispatcher → connector →
@@ -126,12 +127,19 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       .catch((error: unknown) => log.error({ err: error }, 'orphan receipt sweep failed'));
   }, 1000);
 
+  // Wake-ups within a few milliseconds are merged: under a burst of POSTs one claim then picks
+  // up many messages instead of each POST costing its own claim round (the ingest profile).
+  let wakeTimer: NodeJS.Timeout | null = null;
   return {
     wake() {
-      messageJobs.wake();
-      dispatcher?.wake();
+      wakeTimer ??= setTimeout(() => {
+        wakeTimer = null;
+        messageJobs.wake();
+        dispatcher?.wake();
+      }, WAKE_COALESCE_MS);
     },
     async stop() {
+      if (wakeTimer) clearTimeout(wakeTimer);
       clearInterval(sweeper);
       clearInterval(orphans);
       await messageJobs.stop();
