@@ -7,8 +7,10 @@ import { migrate } from './store/migrations/index.js';
 import type { Store } from './store/port.js';
 import { hostname } from 'node:os';
 import { startEngine, type Engine } from './app/engine.js';
-import { createConnector } from './carriers/connector.js';
+import { createCarrier } from './carriers/connector.js';
 import { createStore } from './store/store.js';
+import { startWebhookRunner, type DeliveryRunner } from './webhooks/delivery-runner.js';
+import { createReportSink } from './webhooks/report-sink.js';
 
 export interface RunningServer {
   readonly app: App;
@@ -24,24 +26,39 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const conn = connect(config.database);
   await migrate(conn, logger);
-  const store = createStore(conn);
+  let webhooks: DeliveryRunner | null = null;
+  // Delivery reports are queued inside each status change's transaction; the runner sends them.
+  const store = createStore(conn, {
+    transitionSink: createReportSink({ onQueued: () => webhooks?.wake() }),
+  });
   const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
   let engine: Engine | null = null;
-  const app = await buildApp({ config, store, logger, now, wake: () => engine?.wake() });
+  const { connector, router } = createCarrier(config, store, logger, now);
+  const app = await buildApp({
+    config,
+    store,
+    logger,
+    now,
+    wake: () => engine?.wake(),
+    connectorStates: () => router?.states() ?? {},
+    onRoutingChanged: () => void router?.reload(),
+  });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Accepted messages wait in the outbox until the engine starts; nothing is lost meanwhile.
   engine = await startEngine({
     store,
-    connector: createConnector(config, store, logger, now),
+    connector,
     config,
     logger,
     now,
     workerId: `${hostname()}:${port}`,
     throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
   });
+  // Queued webhooks (from before a restart too) wait in the store until this starts.
+  webhooks = await startWebhookRunner({ store, config, logger, now, workerId: `${hostname()}:${port}` });
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host)
     ? 'localhost'
     : config.host;
@@ -57,6 +74,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         // New requests stop first, then in-flight sends finish and are recorded.
         await app.close();
         await engine?.stop();
+        // After the engine: its last status changes may have queued webhooks (sent next start).
+        await webhooks?.stop();
         await store.close();
       })();
       return stopping;

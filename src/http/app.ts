@@ -19,6 +19,10 @@ export interface AppDeps {
   readonly now: () => number;
   /** Wakes the sending engine when new work may be due. */
   readonly wake?: () => void;
+  /** Live state of each running SMPP connector, for the admin API. */
+  readonly connectorStates?: () => Record<string, unknown>;
+  /** Connectors or routes changed through the admin API: reload the router now. */
+  readonly onRoutingChanged?: () => void;
 }
 
 export type App = FastifyInstance;

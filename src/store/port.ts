@@ -1,8 +1,10 @@
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import type { Status } from '../domain/status.js';
+import type { ConnectorStore } from './connectors.js';
 import type { EngineStore } from './engine-store.js';
 import type { InboundStore } from './inbound.js';
+import type { WebhookStore } from './webhooks.js';
 
 /**
  * The storage contract. Each port lists what its callers need and nothing more; both dialects
@@ -170,5 +172,7 @@ export interface Store {
   readonly messages: MessageStore;
   readonly engine: EngineStore;
   readonly inbound: InboundStore;
+  readonly connectors: ConnectorStore;
+  readonly webhooks: WebhookStore;
   close(): Promise<void>;
 }

@@ -18,6 +18,10 @@ export interface Database {
   orphan_receipts: OrphanReceiptsTable;
   submit_attempts: SubmitAttemptsTable;
   inbound_messages: InboundMessagesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  smpp_connectors: SmppConnectorsTable;
+  smpp_routes: SmppRoutesTable;
 }
 
 export interface OutboxTable {
@@ -61,7 +65,7 @@ export interface SubmitAttemptsTable {
   worker: string;
   started_at: number;
   finished_at: number | null;
-  /** accepted | retry | rejected | interrupted; null while the carrier call is in flight. */
+  /** accepted | retry | rejected | aborted | interrupted; null while the carrier call is in flight. */
   outcome: string | null;
   detail: string | null;
 }
@@ -168,5 +172,78 @@ export interface InboundMessagesTable {
   /** Its webhook was accepted or given up on, or there was none to send (decisions §10). */
   completed_at: number | null;
   connector: string | null;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  /** Sent as `webhook-id` on every attempt and replay, so a receiver can drop duplicates. */
+  webhook_id: string;
+  account_id: number;
+  /** delivery_report | inbound */
+  kind: string;
+  /** The outbound message (delivery_report) or inbound message (inbound) it is about. */
+  message_id: number;
+  url: string;
+  /** scheme://host:port of `url`: concurrency is limited per origin. */
+  origin: string;
+  /** The exact JSON body, built once when the delivery was queued. */
+  payload: string;
+  /** pending | delivered | failed (given up) */
+  state: string;
+  attempts: Generated<number>;
+  /** When it is next tried; while an attempt is in flight, when its lease runs out. */
+  next_attempt_at: number;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: number;
+  duration_ms: number;
+  /** HTTP status; null when there was no response. */
+  status: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface SmppConnectorsTable {
+  id: Generated<number>;
+  name: string;
+  host: string;
+  port: number;
+  system_id: string;
+  password: string;
+  system_type: Generated<string>;
+  /** transceiver | transmitter_receiver */
+  bind_mode: Generated<string>;
+  tls: Generated<number>;
+  window: Generated<number>;
+  /** submit_sm per second; 0 = unlimited. */
+  throughput: Generated<number>;
+  /** null: chosen per sender. */
+  source_ton: number | null;
+  source_npi: number | null;
+  dest_ton: Generated<number>;
+  dest_npi: Generated<number>;
+  /** 0 (SMSC default alphabet) or 3 (Latin-1) for GSM-7 text. */
+  default_data_coding: Generated<number>;
+  /** udh8 | udh16 | sar | payload */
+  concatenation: Generated<string>;
+  request_receipts: Generated<number>;
+  enabled: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SmppRoutesTable {
+  id: Generated<number>;
+  /** '+' and 0-15 digits; '+' alone matches every destination. */
+  prefix: string;
+  connector_id: number;
+  /** Lower goes first. */
+  priority: Generated<number>;
   created_at: number;
 }

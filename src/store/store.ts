@@ -1,10 +1,12 @@
 import { accountStore } from './accounts.js';
+import { connectorStore } from './connectors.js';
 import { engineStore } from './engine-store.js';
 import { inboundStore } from './inbound.js';
 import type { TransitionSink } from './transitions.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
 import type { Store } from './port.js';
+import { webhookStore } from './webhooks.js';
 
 export interface StoreOptions {
   /** Runs inside every transaction that changes recipient statuses (webhook rows go here). */
@@ -17,6 +19,8 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     messages: messageStore(conn.db, conn.dialect),
     engine: engineStore(conn.db, conn.dialect, options.transitionSink),
     inbound: inboundStore(conn.db),
+    connectors: connectorStore(conn.db),
+    webhooks: webhookStore(conn.db, conn.dialect),
     close: () => conn.close(),
   };
 }

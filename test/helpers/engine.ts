@@ -28,8 +28,8 @@ export interface EngineHarness extends TestApp {
 
 export interface HarnessOptions {
   readonly env?: Record<string, string>;
-  /** Connector to use; default: the simulator with SMSGW_SIM_DELAY_MS. */
-  readonly connector?: () => CarrierConnector;
+  /** Connector to use (it may read the test app's store); default: the simulator. */
+  readonly connector?: (t: TestApp) => CarrierConnector;
   readonly throughput?: number;
   readonly retryDelay?: RetryDelay;
 }
@@ -57,7 +57,7 @@ export async function createEngineHarness(
   const start = () =>
     startEngine({
       store: t.store,
-      connector: connector(),
+      connector: connector(t),
       config: t.config,
       logger,
       now: () => Date.now(),

@@ -4,7 +4,7 @@ import { candidates, type Route } from './routes.js';
 
 /** A carrier link the router can choose: an SMPP connector, or anything with a bound state. */
 export interface ChildConnector extends CarrierConnector {
-  state(): { readonly bound: boolean } & Record<string, unknown>;
+  state(): { readonly bound: boolean };
 }
 
 export interface ChildConfig {
@@ -26,7 +26,8 @@ export interface RouterOptions<C extends ChildConfig> {
 export interface Router extends CarrierConnector {
   /** Re-reads connectors and routes now (after an admin change on this node). */
   reload(): Promise<void>;
-  states(): Record<string, Record<string, unknown>>;
+  /** Each running connector's live state (bound, in flight, throughput, errors). */
+  states(): Record<string, { readonly bound: boolean }>;
 }
 
 /** Carrier ids are namespaced by connector, so two SMSCs' id spaces never collide. */

@@ -39,6 +39,7 @@ import {
   commonErrors,
 } from '../schemas/errors.js';
 import { SimulatedInboundBody, SimulatedInboundCreated } from '../schemas/inbound.js';
+import { webhookAdminRoutes } from './webhooks.js';
 
 type Params<T extends { static: unknown }> = T['static'];
 
@@ -272,4 +273,6 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
   });
+
+  webhookAdminRoutes(app, deps);
 }

@@ -4,10 +4,12 @@ import type { Connection } from '../dialect.js';
 import { initial } from './001_initial.js';
 import { engine } from './002_engine.js';
 import { inbound } from './003_inbound.js';
+import { webhooks } from './004_webhooks.js';
+import { connectors } from './005_connectors.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
-export const MIGRATIONS: readonly Migration[] = [initial, engine, inbound];
+export const MIGRATIONS: readonly Migration[] = [initial, engine, inbound, webhooks, connectors];
 
 /**
  * Applies pending migrations, each in its own transaction with its version row, so a crash

@@ -63,6 +63,8 @@ describe('connector ↔ smsc-sim: receipt ids', () => {
     const [id] = outcome.kind === 'accepted' ? outcome.carrierIds : [];
     await waitFor(() => events.receipts[0], 'the redelivered receipt');
     expect(events.receipts).toEqual([expect.objectContaining({ carrierId: id, state: 'delivered' })]);
+    // The ack reaches the simulator just after the receipt is recorded on our side.
+    await waitFor(() => (sim.stats.deliveredOk >= 1 ? true : undefined), 'the acknowledgement');
     expect(sim.stats.deliveredNacked).toBe(1);
     expect(sim.stats.deliveredOk).toBe(1);
   });

@@ -1,0 +1,196 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import {
+  addRoute,
+  connectorView,
+  createConnector,
+  requireConnector,
+  routeView,
+  updateConnector,
+  type ConnectorSettingsInput,
+} from '../../app/connectors.js';
+import { NotFoundError } from '../../domain/errors.js';
+import type { AppDeps } from '../app.js';
+import { AlreadyExistsError } from '../errors.js';
+import { resource } from '../resource.js';
+import {
+  ConnectorList,
+  ConnectorParams,
+  ConnectorView,
+  CreateConnectorBody,
+  CreateRouteBody,
+  PatchConnectorBody,
+  RemovedConnector,
+  RemovedRoute,
+  RouteList,
+  RouteParams,
+  RouteView,
+} from '../schemas/connectors.js';
+import {
+  BadRequestBody,
+  ConflictBody,
+  ForbiddenBody,
+  NotFoundBody,
+  commonErrors,
+} from '../schemas/errors.js';
+
+type Settings = Static<typeof PatchConnectorBody>;
+
+function settingsInput(body: Settings): ConnectorSettingsInput {
+  return {
+    host: body.host,
+    port: body.port,
+    systemId: body.system_id,
+    password: body.password,
+    systemType: body.system_type,
+    bindMode: body.bind_mode,
+    tls: body.tls,
+    window: body.window,
+    throughput: body.throughput,
+    sourceTon: body.source_ton,
+    sourceNpi: body.source_npi,
+    destTon: body.dest_ton,
+    destNpi: body.dest_npi,
+    defaultDataCoding: body.default_data_coding,
+    concatenation: body.concatenation,
+    requestReceipts: body.request_receipts,
+    enabled: body.enabled,
+  };
+}
+
+/**
+ * SMPP connectors and routes (`/admin/v1/connectors`, `/admin/v1/routes`). Registered inside
+ * adminRoutes, whose hook requires the admin token. Every change tells the router to reload.
+ */
+export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { store, now } = deps;
+  const base = { tags: ['admin'], security: [{ adminToken: [] }] };
+  const errors = { 400: BadRequestBody, 403: ForbiddenBody, 404: NotFoundBody, ...commonErrors };
+  const stateOf = (name: string): unknown => deps.connectorStates?.()[name] ?? null;
+  const changed = () => deps.onRoutingChanged?.();
+
+  resource(app, '/connectors', {
+    GET: {
+      schema: {
+        ...base,
+        summary: 'List SMPP connectors with their live state',
+        response: { 200: ConnectorList, ...errors },
+      },
+      handler: async () => {
+        const states = deps.connectorStates?.() ?? {};
+        const connectors = await store.connectors.list();
+        return { connectors: connectors.map((c) => connectorView(c, states[c.name] ?? null)) };
+      },
+    },
+    POST: {
+      schema: {
+        ...base,
+        summary: 'Add an SMPP connector',
+        body: CreateConnectorBody,
+        response: { 201: ConnectorView, 409: ConflictBody, ...errors },
+      },
+      handler: async (request, reply) => {
+        const body = request.body as Static<typeof CreateConnectorBody>;
+        const created = await createConnector(store, { name: body.name, ...settingsInput(body) }, now());
+        if (!created) throw new AlreadyExistsError(`A connector named ${body.name} exists`);
+        changed();
+        return reply.code(201).send(connectorView(created, stateOf(created.name)));
+      },
+    },
+  });
+
+  resource(app, '/connectors/:name', {
+    GET: {
+      schema: {
+        ...base,
+        summary: 'Read an SMPP connector with its live state',
+        params: ConnectorParams,
+        response: { 200: ConnectorView, ...errors },
+      },
+      handler: async (request) => {
+        const { name } = request.params as Static<typeof ConnectorParams>;
+        const connector = await requireConnector(store, name);
+        return connectorView(connector, stateOf(connector.name));
+      },
+    },
+    PATCH: {
+      schema: {
+        ...base,
+        summary: 'Change an SMPP connector; it rebinds with the new settings',
+        params: ConnectorParams,
+        body: PatchConnectorBody,
+        response: { 200: ConnectorView, ...errors },
+      },
+      handler: async (request) => {
+        const { name } = request.params as Static<typeof ConnectorParams>;
+        const connector = await requireConnector(store, name);
+        const body = (request.body ?? {}) as Settings;
+        const updated = await updateConnector(store, connector.name, settingsInput(body), now());
+        if (!updated) throw new NotFoundError(`There is no connector named ${name}`);
+        changed();
+        return connectorView(updated, stateOf(updated.name));
+      },
+    },
+    DELETE: {
+      schema: {
+        ...base,
+        summary: 'Remove an SMPP connector and its routes',
+        params: ConnectorParams,
+        response: { 200: RemovedConnector, ...errors },
+      },
+      handler: async (request) => {
+        const { name } = request.params as Static<typeof ConnectorParams>;
+        const connector = await requireConnector(store, name);
+        if (!(await store.connectors.remove(connector.name)))
+          throw new NotFoundError(`There is no connector named ${name}`);
+        changed();
+        return { name: connector.name, removed: true };
+      },
+    },
+  });
+
+  resource(app, '/routes', {
+    GET: {
+      schema: {
+        ...base,
+        summary: 'List routes in the order they are tried',
+        response: { 200: RouteList, ...errors },
+      },
+      handler: async () => ({ routes: (await store.connectors.listRoutes()).map(routeView) }),
+    },
+    POST: {
+      schema: {
+        ...base,
+        summary: 'Route destinations starting with a prefix to a connector',
+        body: CreateRouteBody,
+        response: { 201: RouteView, 409: ConflictBody, ...errors },
+      },
+      handler: async (request, reply) => {
+        const body = request.body as Static<typeof CreateRouteBody>;
+        const route = await addRoute(store, body, now());
+        if (!route)
+          throw new AlreadyExistsError(`${body.connector} already has a route for ${body.prefix}`);
+        changed();
+        return reply.code(201).send(routeView(route));
+      },
+    },
+  });
+
+  resource(app, '/routes/:routeID', {
+    DELETE: {
+      schema: {
+        ...base,
+        summary: 'Remove a route',
+        params: RouteParams,
+        response: { 200: RemovedRoute, ...errors },
+      },
+      handler: async (request) => {
+        const { routeID } = request.params as Static<typeof RouteParams>;
+        const id = /^\d{1,15}$/.test(routeID) ? Number(routeID) : 0;
+        if (!(await store.connectors.removeRoute(id))) throw new NotFoundError('No route with that routeID');
+        changed();
+        return { routeID: id, removed: true };
+      },
+    },
+  });
+}
