@@ -16,6 +16,14 @@ const BENCHES: Record<string, Bench> = {
     summary: 'Sending engine: 100,000 recipients POST → simulator → final status, with queue memory',
     run: async (argv) => (await import('./engine.js')).runEngineBench(argv),
   },
+  webhooks: {
+    summary: 'Webhooks: per_recipient_final for 50,000 recipients; beside a receiver that always times out',
+    run: async (argv) => (await import('./webhooks.js')).runWebhooksBench(argv),
+  },
+  smpp: {
+    summary: 'SMPP: 100,000 recipients API → connector → smsc-sim (window 100), to sent and to delivered',
+    run: async (argv) => (await import('./smpp.js')).runSmppBench(argv),
+  },
 };
 
 function usage(): string {

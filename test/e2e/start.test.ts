@@ -1,0 +1,213 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * What a new user does: build, start the built server with nothing but the environment,
+ * copy the printed URL and key, send a message, stop it. Everything runs from dist/, in its
+ * own temporary directory (so no ./.env or ./data of the checkout is involved), on an
+ * ephemeral port.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = join(ROOT, 'dist', 'main.js');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const run = promisify(execFile);
+
+const MESSAGE = { to: ['+61491570156'], from: 'Acme', body: 'hi' };
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly output: { stdout: string; stderr: string };
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'smsgw-e2e-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** The caller's environment without any SMSGW_ setting, plus the test's own. */
+function environment(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('SMSGW_') && name !== 'NODE_OPTIONS'),
+  );
+  return { ...base, ...env };
+}
+
+function start(script: string, args: string[], env: Record<string, string>, cwd: string): Started {
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd,
+    env: environment(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output, exited };
+}
+
+/** Polls the output until `find` returns something, the process exits, or time runs out. */
+async function waitFor<T>(started: Started, find: (stdout: string) => T | null, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  let exited = false;
+  void started.exited.then(() => (exited = true));
+  for (;;) {
+    const found = find(started.output.stdout);
+    if (found !== null) return found;
+    if (exited || Date.now() > deadline) {
+      throw new Error(
+        `${exited ? 'process exited' : 'timed out'} before ${what}\n` +
+          `stdout:\n${started.output.stdout}\nstderr:\n${started.output.stderr}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The base URL from the "listening" log line (pino JSON on stdout). */
+function listeningUrl(stdout: string): string | null {
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { url?: unknown };
+      if (typeof entry.url === 'string') return entry.url;
+    } catch {
+      // a partial line; the next poll sees it whole
+    }
+  }
+  return null;
+}
+
+const PRINTED_KEY = /^\s+(sk_[A-Za-z0-9_-]{20,})\s*$/m;
+
+async function startServer(env: Record<string, string>) {
+  const started = start(MAIN, [], { SMSGW_PORT: '0', ...env }, tempDir());
+  const url = await waitFor(started, listeningUrl, 'the listening log line');
+  return { ...started, url };
+}
+
+function post(url: string, key: string, body: unknown) {
+  return fetch(`${url}/sms/message`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+async function stop(started: Started): Promise<{ code: number | null; ms: number }> {
+  const began = Date.now();
+  started.child.kill('SIGTERM');
+  const { code } = await started.exited;
+  return { code, ms: Date.now() - began };
+}
+
+function sqliteUrl(): string {
+  return `sqlite:${join(tempDir(), 'smsgw.sqlite')}`;
+}
+
+beforeAll(async () => {
+  try {
+    await run('npm', ['run', 'build'], { cwd: ROOT, timeout: 240_000 });
+  } catch (error) {
+    // tsc reports on stdout; without it the failure would say only "Command failed".
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`npm run build failed:\n${stdout}${stderr}`, { cause: error });
+  }
+}, 300_000);
+
+afterEach(() => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm start on an empty store', () => {
+  it('prints the URL with the real port and a key that works, and stops on SIGTERM', async () => {
+    const server = await startServer({ SMSGW_DATABASE_URL: sqliteUrl() });
+    const port = /^http:\/\/localhost:(\d+)\/v1$/.exec(server.url)?.[1];
+    expect(port, server.url).toBeDefined();
+    expect(Number(port)).toBeGreaterThan(0);
+
+    const key = await waitFor(server, (stdout) => PRINTED_KEY.exec(stdout)?.[1] ?? null, 'the API key');
+    const response = await post(server.url, key, MESSAGE);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ num_parts: 1, num_recipients: 1 });
+
+    const { code, ms } = await stop(server);
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('uses SMSGW_BOOTSTRAP_KEY as the key and prints no other', async () => {
+    const server = await startServer({ SMSGW_DATABASE_URL: sqliteUrl(), SMSGW_BOOTSTRAP_KEY: 'my-test-key' });
+    const response = await post(server.url, 'my-test-key', MESSAGE);
+    expect(response.status).toBe(201);
+    const wrong = await post(server.url, 'not-the-key', MESSAGE);
+    expect(wrong.status).toBe(401);
+
+    expect((await stop(server)).code).toBe(0);
+    expect(server.output.stdout).not.toMatch(PRINTED_KEY);
+    expect(server.output.stdout).not.toContain('shown once');
+  });
+});
+
+describe('a bad configuration value', () => {
+  it('exits non-zero and names the variable', async () => {
+    const started = start(MAIN, [], { SMSGW_PORT: 'abc', SMSGW_DATABASE_URL: sqliteUrl() }, tempDir());
+    const { code } = await started.exited;
+    expect(code).not.toBe(0);
+    expect(started.output.stderr).toContain('SMSGW_PORT');
+  });
+});
+
+describe('the smsgw CLI', () => {
+  it('lists its commands with --help', async () => {
+    const { stdout } = await run(process.execPath, [CLI, '--help'], { env: environment({}) });
+    for (const command of ['serve', 'accounts create', 'keys create', 'senders add', 'numbers add']) {
+      expect(stdout).toContain(command);
+    }
+  });
+
+  it('creates an account whose key authenticates against a server on the same store', async () => {
+    const database = sqliteUrl();
+    const { stdout } = await run(
+      process.execPath,
+      [CLI, 'accounts', 'create', '--name', 'shop', '--credits', '10'],
+      {
+        cwd: tempDir(),
+        env: environment({ SMSGW_DATABASE_URL: database }),
+      },
+    );
+    const created = JSON.parse(stdout) as { api_key?: unknown; name?: unknown };
+    expect(created.name).toBe('shop');
+    expect(created.api_key).toEqual(expect.any(String));
+    const key = created.api_key as string;
+
+    // The store is not empty, so no bootstrap account (and no key) is made this time.
+    const server = await startServer({ SMSGW_DATABASE_URL: database });
+    const list = await fetch(`${server.url}/sms/messages`, { headers: { authorization: `Bearer ${key}` } });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toEqual({ data: [], more_results: false });
+    const anonymous = await fetch(`${server.url}/sms/messages`, {
+      headers: { authorization: 'Bearer nope' },
+    });
+    expect(anonymous.status).toBe(401);
+
+    expect((await stop(server)).code).toBe(0);
+    expect(server.output.stdout).not.toMatch(PRINTED_KEY);
+  });
+});
