@@ -36,11 +36,18 @@ export type ConnectorInput = ConnectorSettingsInput & { readonly name?: unknown 
 
 const NAME = /^[A-Za-z0-9_-]{1,40}$/;
 const PREFIX = /^\+\d{0,15}$/;
-/** Bind fields are C-octet strings of one octet per character (SMPP 3.4 §4.1). */
-const LATIN1 = /^[\u0001-\u00ff]*$/;
 /** Kept inside a 32-bit integer column on both engines. */
 const PRIORITY_LIMIT = 1_000_000;
 const THROUGHPUT_MAX = 1_000_000;
+
+/** Bind fields are C-octet strings of one octet per character (SMPP 3.4 §4.1). */
+function isLatin1(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code === 0 || code > 0xff) return false;
+  }
+  return true;
+}
 
 export function isConnectorName(value: string): boolean {
   return NAME.test(value);
@@ -65,9 +72,8 @@ export function checkNewConnector(input: ConnectorInput): NewConnector {
 }
 
 /** The settings present in `input`, checked; absent (undefined) ones are left out. */
-export function checkConnectorPatch(input: ConnectorSettingsInput): ConnectorPatch {
+export function checkConnectorPatch(v: ConnectorSettingsInput): ConnectorPatch {
   const patch: { -readonly [K in keyof ConnectorPatch]: ConnectorPatch[K] } = {};
-  const v = input;
   if (v.host !== undefined) patch.host = checkHost(v.host);
   if (v.port !== undefined) patch.port = int('port', v.port, 1, 65535, 'port must be 1 to 65535');
   if (v.systemId !== undefined)
@@ -130,7 +136,7 @@ function npi(argument: string, value: unknown): number {
 }
 
 function text(argument: string, value: unknown, min: number, max: number, info: string): string {
-  if (typeof value !== 'string' || value.length < min || value.length > max || !LATIN1.test(value))
+  if (typeof value !== 'string' || value.length < min || value.length > max || !isLatin1(value))
     throw illegal(argument, value, info);
   return value;
 }

@@ -15,6 +15,7 @@ import { migrate } from '../store/migrations/index.js';
 import { connect } from '../store/connect.js';
 import { credits, integer, nullable, optionalString, parse, requireString } from './args.js';
 import { UsageError, print, withStore } from './context.js';
+import { CONNECTOR_COMMANDS } from './connectors.js';
 import { simulateInboundCommand } from './simulate.js';
 import type { Config } from '../config/config.js';
 
@@ -245,4 +246,5 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   'simulate inbound': simulateInboundCommand,
+  ...CONNECTOR_COMMANDS,
 };

@@ -41,6 +41,7 @@ export type ConnectorPatch = Partial<Omit<ConnectorRecord, 'id' | 'name' | 'crea
 
 /** SMPP connectors and the routes that choose them, as the admin API and CLI change them. */
 export interface ConnectorStore {
+  /** In creation order. */
   list(): Promise<ConnectorRecord[]>;
   get(name: string): Promise<ConnectorRecord | null>;
   /** Null when the name is taken. */
@@ -61,7 +62,8 @@ export interface ConnectorStore {
 export function connectorStore(db: Kysely<Database>): ConnectorStore {
   return {
     async list() {
-      const rows = await db.selectFrom('smpp_connectors').selectAll().orderBy('name').execute();
+      // By id, not name: the engines collate text differently, and creation order reads well.
+      const rows = await db.selectFrom('smpp_connectors').selectAll().orderBy('id').execute();
       return rows.map(toConnector);
     },
 

@@ -39,6 +39,7 @@ import {
   commonErrors,
 } from '../schemas/errors.js';
 import { SimulatedInboundBody, SimulatedInboundCreated } from '../schemas/inbound.js';
+import { connectorRoutes } from './connectors.js';
 import { webhookAdminRoutes } from './webhooks.js';
 
 type Params<T extends { static: unknown }> = T['static'];
@@ -275,4 +276,5 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   webhookAdminRoutes(app, deps);
+  connectorRoutes(app, deps);
 }

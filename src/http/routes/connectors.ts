@@ -168,8 +168,7 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
       handler: async (request, reply) => {
         const body = request.body as Static<typeof CreateRouteBody>;
         const route = await addRoute(store, body, now());
-        if (!route)
-          throw new AlreadyExistsError(`${body.connector} already has a route for ${body.prefix}`);
+        if (!route) throw new AlreadyExistsError(`${body.connector} already has a route for ${body.prefix}`);
         changed();
         return reply.code(201).send(routeView(route));
       },

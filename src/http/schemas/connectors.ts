@@ -12,17 +12,14 @@ const settings = {
   system_type: Type.Optional(Type.String({ description: 'At most 12 Latin-1 characters; default empty' })),
   bind_mode: Type.Optional(
     Type.String({
-      description:
-        'transceiver (default: one session both ways) or transmitter_receiver (two sessions)',
+      description: 'transceiver (default: one session both ways) or transmitter_receiver (two sessions)',
     }),
   ),
   tls: Type.Optional(Type.Boolean({ description: 'Connect over TLS; default false' })),
   window: Type.Optional(
     Type.Integer({ description: 'Submits awaiting a response at once, 1 to 1000; default 10' }),
   ),
-  throughput: Type.Optional(
-    Type.Integer({ description: 'submit_sm per second; 0 (default) = unlimited' }),
-  ),
+  throughput: Type.Optional(Type.Integer({ description: 'submit_sm per second; 0 (default) = unlimited' })),
   source_ton: Type.Optional(
     Nullable(
       Type.Integer({
@@ -52,7 +49,9 @@ const settings = {
 };
 
 export const CreateConnectorBody = Type.Object({
-  name: Type.String({ description: '1 to 40 of a-z A-Z 0-9 _ -; receipts and attempts are recorded under it' }),
+  name: Type.String({
+    description: '1 to 40 of a-z A-Z 0-9 _ -; receipts and attempts are recorded under it',
+  }),
   ...settings,
 });
 
