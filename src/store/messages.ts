@@ -3,12 +3,11 @@ import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
 import type { Dialect } from './dialect.js';
+import { listPage, type ListSort } from './list-page.js';
 import { JOB } from './job-kinds.js';
 import { enqueue, type NewJob } from './outbox.js';
 import type { MessageListQuery, MessageRecord, MessageSortField, MessageStore, NewMessage } from './port.js';
 import type { Database, MessagesTable } from './schema.js';
-
-const NULLABLE_SORT_FIELDS: ReadonlySet<string> = new Set(['complete_at', 'ref']);
 
 const SORT_COLUMNS = {
   messageID: 'id',
@@ -18,6 +17,11 @@ const SORT_COLUMNS = {
   from: 'sender',
   ref: 'ref',
 } as const satisfies Record<MessageSortField, keyof MessagesTable>;
+
+const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = {
+  columns: SORT_COLUMNS,
+  nullable: new Set(['complete_at', 'ref']),
+};
 
 export function messageStore(db: Kysely<Database>, dialect: Dialect): MessageStore {
   const recipientColumns = 5;
@@ -153,22 +157,8 @@ export function messageStore(db: Kysely<Database>, dialect: Dialect): MessageSto
       else if (q.ref !== undefined) query = query.where('ref', '=', q.ref);
       if (q.paused !== undefined) query = query.where('paused', '=', q.paused ? 1 : 0);
       if (q.completed !== undefined) query = query.where('complete_at', q.completed ? 'is not' : 'is', null);
-      for (const key of q.sort) {
-        // Absent values sort last both ways, the same on SQLite and PostgreSQL. Only nullable
-        // columns say so: NULLS LAST on a NOT NULL column stops PostgreSQL using its index
-        // backwards (38 ms → 1 ms for the default list at 1 M messages).
-        const nullable = NULLABLE_SORT_FIELDS.has(key.field);
-        query = query.orderBy(SORT_COLUMNS[key.field], (ob) => {
-          const ordered = key.descending ? ob.desc() : ob.asc();
-          return nullable ? ordered.nullsLast() : ordered;
-        });
-      }
-      if (!q.sort.some((k) => k.field === 'messageID')) query = query.orderBy('id', 'desc');
-      const rows = await query
-        .limit(q.limit + 1)
-        .offset(q.offset)
-        .execute();
-      return { rows: rows.slice(0, q.limit).map(toMessage), more: rows.length > q.limit };
+      const page = await listPage(query, LIST_SORT, q.sort, q.limit, q.offset);
+      return { rows: page.rows.map(toMessage), more: page.more };
     },
   };
 }
