@@ -1,10 +1,8 @@
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import BetterSqlite3 from 'better-sqlite3';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config/config.js';
 import { startServer } from '../src/server.js';
-import { createBenchDatabase, ENGINES, type BenchDatabase, type Engine } from './lib/database.js';
+import { createBenchDatabase, ENGINES, type Engine } from './lib/database.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
@@ -18,31 +16,8 @@ queue size and process memory. Target: >= 10,000 recipients/s on SQLite.
 
 const FINAL = ['delivered', 'cancelled', 'expired', 'aborted', 'rejected', 'failed', 'deleted', 'unknown'];
 
-/** Counts rows straight from the database the server writes, without going through it. */
-async function openCounter(db: BenchDatabase) {
-  if (db.engine === 'sqlite') {
-    const raw = new BetterSqlite3(db.location, { readonly: true });
-    const finals = raw.prepare(
-      `select count(*) n from recipients where status in (${FINAL.map(() => '?').join(',')})`,
-    );
-    const queued = raw.prepare(`select count(*) n from outbox`);
-    return {
-      finals: async () => (finals.get(...FINAL) as { n: number }).n,
-      queued: async () => (queued.get() as { n: number }).n,
-      close: async () => raw.close(),
-    };
-  }
-  const client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  return {
-    finals: async () =>
-      Number(
-        (await client.query(`select count(*) n from recipients where status = any($1)`, [FINAL])).rows[0].n,
-      ),
-    queued: async () => Number((await client.query(`select count(*) n from outbox`)).rows[0].n),
-    close: () => client.end(),
-  };
-}
+const FINALS_SQL = `select count(*) from recipients where status in (${FINAL.map((f) => `'${f}'`).join(', ')})`;
+const QUEUED_SQL = 'select count(*) from outbox';
 
 async function runOne(engine: Engine, recipients: number, batch: number) {
   const db = await createBenchDatabase(engine);
@@ -55,13 +30,12 @@ async function runOne(engine: Engine, recipients: number, batch: number) {
     SMSGW_LOG_LEVEL: 'warn',
   });
   const server = await startServer(config, pino({ level: 'warn' }));
-  const counter = await openCounter(db);
   const bar = progress(`engine ${engine}`, recipients, 'recipients');
   let peakQueue = 0;
   let peakRss = 0;
   let peakHeap = 0;
   const sample = async () => {
-    peakQueue = Math.max(peakQueue, await counter.queued());
+    peakQueue = Math.max(peakQueue, await db.scalar(QUEUED_SQL));
     const mem = process.memoryUsage();
     peakRss = Math.max(peakRss, mem.rss);
     peakHeap = Math.max(peakHeap, mem.heapUsed);
@@ -83,7 +57,7 @@ async function runOne(engine: Engine, recipients: number, batch: number) {
       if (r.status !== 201) throw new Error(`POST failed: ${r.status} ${await r.text()}`);
     }
     for (;;) {
-      const finals = await counter.finals();
+      const finals = await db.scalar(FINALS_SQL);
       bar.update(finals);
       if (finals >= recipients) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -93,7 +67,6 @@ async function runOne(engine: Engine, recipients: number, batch: number) {
     return { engine, recipients, elapsed, rate: (recipients / elapsed) * 1000, peakQueue, peakRss, peakHeap };
   } finally {
     clearInterval(sampler);
-    await counter.close();
     await server.stop();
     await db.drop();
   }
