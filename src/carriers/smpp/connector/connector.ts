@@ -4,6 +4,7 @@ import type { CarrierConnector, CarrierEvents } from '../../port.js';
 import { createSmppSession, type SessionState } from '../session/index.js';
 import { Counters, type LastError } from './counters.js';
 import { createDeliveryHandler } from './deliveries.js';
+import { InFlight } from './in-flight.js';
 import { resolveConnectorOptions, type SmppConnectorOptions } from './options.js';
 import { RecentIds } from './recent-ids.js';
 import { submitMessage } from './submit.js';
@@ -31,7 +32,7 @@ export function createSmppConnector(input: SmppConnectorOptions): SmppConnector 
   const logger = options.logger.child({ connector: options.name });
   const counters = new Counters();
   const recentIds = new RecentIds(options.recentIdCapacity);
-  const outstanding = new Set<Promise<unknown>>();
+  const inFlight = new InFlight();
   let events: CarrierEvents | null = null;
   // A random start, so a restart does not reuse the references handsets have just seen.
   let ref = randomInt(0, 0x10000);
@@ -43,7 +44,7 @@ export function createSmppConnector(input: SmppConnectorOptions): SmppConnector 
     },
     recentIds,
     submitsSettled: async () => {
-      const waiting = Promise.allSettled([...outstanding]);
+      const waiting = inFlight.settled();
       let timer: NodeJS.Timeout | undefined;
       const limit = new Promise((r) => (timer = setTimeout(r, options.responseTimeoutMs + 1_000)));
       await Promise.race([waiting, limit]);
@@ -64,10 +65,7 @@ export function createSmppConnector(input: SmppConnectorOptions): SmppConnector 
     counters,
     logger,
     nextRef: () => (ref = (ref + 1) & 0xffff),
-    track: (submit: Promise<unknown>) => {
-      outstanding.add(submit);
-      void submit.finally(() => outstanding.delete(submit));
-    },
+    track: (submit: Promise<unknown>) => inFlight.track(submit),
   };
 
   return {
