@@ -3,7 +3,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { InboundWebhookPayload } from '../webhooks/payloads.js';
 import type { Dialect } from './dialect.js';
 import { JOB } from './job-kinds.js';
-import { completeJobs, enqueue, retryJob } from './outbox.js';
+import { enqueue, retryJob } from './outbox.js';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from './schema.js';
 
 /**
@@ -259,8 +259,8 @@ export interface ClaimRequest {
   readonly leaseMs: number;
   /** Most deliveries in all. */
   readonly limit: number;
-  /** Most deliveries this worker may hold per origin, counting those in `held`. */
-  readonly perOrigin: number;
+  /** Most deliveries this worker may hold of an origin, counting those in `held`. */
+  readonly perOrigin: (origin: string) => number;
   /** Deliveries this worker already holds, by origin. */
   readonly held: ReadonlyMap<string, number>;
   /** Origins are walked from just after this one, so every origin gets its turn. */
@@ -426,7 +426,7 @@ export function webhookStore(db: Kysely<Database>, dialect: Dialect): WebhookSto
         const backlogged: string[] = [];
         let cursor = request.after;
         for (const origin of origins) {
-          const room = Math.min(perOrigin - (held.get(origin) ?? 0), request.limit - ids.length);
+          const room = Math.min(perOrigin(origin) - (held.get(origin) ?? 0), request.limit - ids.length);
           if (ids.length >= request.limit) break;
           cursor = origin;
           if (room <= 0) {
@@ -549,56 +549,62 @@ export function webhookStore(db: Kysely<Database>, dialect: Dialect): WebhookSto
             )
             .execute();
         }
-        const held = new Set<number>();
-        for (const ids of chunk(
-          results.map((r) => r.delivery.jobId),
-          IN_CHUNK,
-        )) {
-          let q = tx.selectFrom('outbox').select('id').where('id', 'in', ids).where('locked_by', '=', worker);
-          if (dialect.rowLocks) q = q.forUpdate();
-          for (const r of await q.execute()) held.add(r.id);
-        }
-        for (const ids of chunk(
-          results.map((r) => r.delivery.deliveryId),
-          IN_CHUNK,
-        )) {
-          await tx
-            .updateTable('webhook_deliveries')
-            .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-            .where('id', 'in', ids)
+        // A delivery moves on only while this worker holds its job (style §5). Finished jobs
+        // leave the outbox in one guarded delete, which also says which of them were still held.
+        const moved = new Set<number>();
+        const finished = results.filter((r) => r.next.kind !== 'retry');
+        for (const part of chunk(finished, IN_CHUNK)) {
+          const deleted = await tx
+            .deleteFrom('outbox')
+            .where(
+              'id',
+              'in',
+              part.map((r) => r.delivery.jobId),
+            )
+            .where('locked_by', '=', worker)
+            .returning('id')
             .execute();
+          const jobs = new Set(deleted.map((d) => d.id));
+          for (const r of part) if (jobs.has(r.delivery.jobId)) moved.add(r.delivery.deliveryId);
         }
-
-        const mine = results.filter((r) => held.has(r.delivery.jobId));
-        const finished = mine.filter((r) => r.next.kind !== 'retry');
         for (const state of ['delivered', 'failed'] as const) {
-          const ids = finished.filter((r) => r.next.kind === state).map((r) => r.delivery.deliveryId);
+          const ids = finished
+            .filter((r) => r.next.kind === state && moved.has(r.delivery.deliveryId))
+            .map((r) => r.delivery.deliveryId);
           for (const part of chunk(ids, IN_CHUNK)) {
             await tx
               .updateTable('webhook_deliveries')
-              .set({ state, completed_at: now })
+              .set((eb) => ({ state, completed_at: now, attempts: eb('attempts', '+', 1) }))
               .where('id', 'in', part)
               .execute();
           }
         }
-        await completeJobs(
-          tx,
-          finished.map((r) => r.delivery.jobId),
-          worker,
-        );
-        for (const r of mine) {
+        for (const r of results) {
           if (r.next.kind !== 'retry') continue;
+          const at = r.next.at;
           const error = r.attempt.error ?? (r.attempt.status === null ? null : `HTTP ${r.attempt.status}`);
-          await retryJob(tx, r.delivery.jobId, worker, r.next.at, error);
+          if (!(await retryJob(tx, r.delivery.jobId, worker, at, error))) continue;
+          moved.add(r.delivery.deliveryId);
           await tx
             .updateTable('webhook_deliveries')
-            .set({ next_attempt_at: r.next.at })
+            .set((eb) => ({ next_attempt_at: at, attempts: eb('attempts', '+', 1) }))
             .where('id', '=', r.delivery.deliveryId)
+            .execute();
+        }
+        // Attempts whose lease had run out still count.
+        const others = results
+          .filter((r) => !moved.has(r.delivery.deliveryId))
+          .map((r) => r.delivery.deliveryId);
+        for (const part of chunk(others, IN_CHUNK)) {
+          await tx
+            .updateTable('webhook_deliveries')
+            .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+            .where('id', 'in', part)
             .execute();
         }
         // decisions §10: an inbound message is completed once its webhook is accepted or given up on.
         const inbound = finished
-          .filter((r) => r.delivery.kind === 'inbound')
+          .filter((r) => r.delivery.kind === 'inbound' && moved.has(r.delivery.deliveryId))
           .map((r) => r.delivery.messageId);
         for (const part of chunk(inbound, IN_CHUNK)) {
           await tx

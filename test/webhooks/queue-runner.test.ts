@@ -162,8 +162,8 @@ describe('the delivery runner', () => {
     const { ops, posted, released } = fakeOps([d], () => Promise.resolve(ok()), 4);
     // The claim happens at `clock`; the attempt would start after the lease minus its timeout.
     const claim = ops.claim;
-    ops.claim = async (held, limit) => {
-      const out = await claim(held, limit);
+    ops.claim = async (held, limit, holdLimit) => {
+      const out = await claim(held, limit, holdLimit);
       clock += 59_500;
       return out;
     };
