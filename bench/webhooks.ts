@@ -116,6 +116,8 @@ interface PhaseResult {
   readonly deliveryWindow: number;
   readonly latency: ReturnType<typeof summarise>;
   readonly stuckRequests: number;
+  /** CPU time of this process (server, bench driver and receiver threads) per healthy report. */
+  readonly cpuPerReport: number;
 }
 
 /**
@@ -131,6 +133,7 @@ async function phase(
   batch: number,
 ): Promise<PhaseResult> {
   const bar = progress(label, recipients, 'webhooks');
+  const cpu = process.cpuUsage();
   const started = performance.now();
   for (let sent = 0; sent < recipients; sent += batch) {
     const n = Math.min(batch, recipients - sent);
@@ -150,6 +153,7 @@ async function phase(
     await new Promise((r) => setTimeout(r, 100));
   }
   const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   bar.finish();
   const taken = await receivers.take();
   return {
@@ -157,6 +161,7 @@ async function phase(
     deliveryWindow: taken.last - taken.first,
     latency: summarise(taken.latencies),
     stuckRequests: taken.stuckRequests,
+    cpuPerReport: (used.user + used.system) / 1000 / recipients,
   };
 }
 
@@ -246,6 +251,7 @@ export async function runWebhooksBench(argv: string[]): Promise<void> {
         ms(p.latency.p99),
         ms(p.latency.max),
         name === 'alone' ? '-' : count(p.stuckRequests),
+        `${(p.cpuPerReport * 1000).toFixed(0)} µs`,
       ]);
     }
   }
@@ -253,7 +259,9 @@ export async function runWebhooksBench(argv: string[]): Promise<void> {
     `\nper_recipient_final reports, POST → simulator (zero delay) → webhook at a loopback receiver\n` +
       `(rate: healthy receiver's reports over the whole run, and between its first and last report;\n` +
       ` latency: report tstamp, i.e. the final status, to arrival; stuck receiver never answers,\n` +
-      ` each attempt ends at SMSGW_WEBHOOK_TIMEOUT_MS = ${timeoutMs} ms)\n` +
+      ` each attempt ends at SMSGW_WEBHOOK_TIMEOUT_MS = ${timeoutMs} ms; cpu/report: this process's\n` +
+      ` CPU time, all threads, per healthy report: steadier than the rates on a shared machine;\n` +
+      ` PostgreSQL's own backends are not in it)\n` +
       `${table(
         [
           'engine',
@@ -266,6 +274,7 @@ export async function runWebhooksBench(argv: string[]): Promise<void> {
           'p99',
           'max',
           'stuck attempts',
+          'cpu/report',
         ],
         rows,
       )}\n`,
