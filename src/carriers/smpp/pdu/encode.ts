@@ -13,14 +13,14 @@ export const HEADER_LENGTH = 16;
  */
 export function encodePdu(pdu: Pdu): Buffer {
   const w = new Writer();
+  w.skip(HEADER_LENGTH);
   const fields = pdu as unknown as Record<string, unknown>;
   for (const [name, field] of BODIES[pdu.command] as BodySpec) field.write(w, fields[name], name);
   if (pdu.tlvs) writeTlvs(w, pdu.tlvs);
-  const body = w.toBuffer();
-  const header = Buffer.alloc(HEADER_LENGTH);
-  header.writeUInt32BE(HEADER_LENGTH + body.length, 0);
-  header.writeUInt32BE(CommandId[pdu.command], 4);
-  header.writeUInt32BE(pdu.commandStatus, 8);
-  header.writeUInt32BE(pdu.sequenceNumber, 12);
-  return Buffer.concat([header, body]);
+  const out = w.toBuffer();
+  out.writeUInt32BE(out.length, 0);
+  out.writeUInt32BE(CommandId[pdu.command], 4);
+  out.writeUInt32BE(pdu.commandStatus, 8);
+  out.writeUInt32BE(pdu.sequenceNumber, 12);
+  return out;
 }

@@ -67,21 +67,41 @@ export class Cursor {
   }
 }
 
+/**
+ * Writes into one growing buffer. It used to collect a Buffer per field and concatenate them,
+ * which was ~20 allocations per submit_sm and a sixth of the encoder's time in the smpp bench.
+ */
 export class Writer {
-  private readonly chunks: Buffer[] = [];
+  private buf: Buffer;
+  private pos = 0;
+
+  constructor(initialSize = 256) {
+    this.buf = Buffer.allocUnsafe(initialSize);
+  }
+
+  /** Leaves `n` octets to be filled in later through the finished buffer (the PDU header). */
+  skip(n: number): void {
+    this.room(n);
+    this.buf.fill(0, this.pos, this.pos + n);
+    this.pos += n;
+  }
 
   u8(v: number, field: string): void {
-    this.chunks.push(Buffer.of(checkUint(v, 0xff, field)));
+    checkUint(v, 0xff, field);
+    this.room(1);
+    this.buf[this.pos++] = v;
   }
 
   u16(v: number, field: string): void {
-    const b = Buffer.alloc(2);
-    b.writeUInt16BE(checkUint(v, 0xffff, field));
-    this.chunks.push(b);
+    checkUint(v, 0xffff, field);
+    this.room(2);
+    this.pos = this.buf.writeUInt16BE(v, this.pos);
   }
 
   bytes(b: Uint8Array): void {
-    this.chunks.push(Buffer.from(b));
+    this.room(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
   }
 
   /** `max` counts the NUL, as the specification's field sizes do. */
@@ -90,11 +110,21 @@ export class Writer {
     // A NUL would end the string early and a character above U+00FF has no single octet.
     if (/[\0\u0100-\uffff]/.test(s))
       throw new PduEncodeError(field, 'holds a NUL or a non-Latin-1 character');
-    this.chunks.push(Buffer.from(s + '\0', 'latin1'));
+    this.room(s.length + 1);
+    this.pos += this.buf.write(s, this.pos, 'latin1');
+    this.buf[this.pos++] = 0;
   }
 
+  /** What was written; it shares memory with the writer, which must not be used after. */
   toBuffer(): Buffer {
-    return Buffer.concat(this.chunks);
+    return this.buf.subarray(0, this.pos);
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(grown, 0, 0, this.pos);
+    this.buf = grown;
   }
 }
 

@@ -252,6 +252,19 @@ describe('encodePdu / decodePdu', () => {
     ).toThrow(/message_payload/);
   });
 
+  it('writes a PDU far larger than the encoder starts with, header length included', () => {
+    const payload = Buffer.from(Array.from({ length: 5_000 }, (_, i) => i & 0xff));
+    const pdu = makePdu('data_sm', {
+      sequenceNumber: 9,
+      sourceAddr: 'x'.repeat(64),
+      tlvs: [tlv('message_payload', payload)],
+    });
+    const octets = encodePdu(pdu);
+    expect(octets.readUInt32BE(0)).toBe(octets.length);
+    expect(octets.length).toBeGreaterThan(5_000);
+    expect(roundTrip(pdu)).toEqual(pdu);
+  });
+
   it('round-trips arbitrary submit_sm field values', () => {
     const cstr = (max: number) =>
       fc.string({
