@@ -17,6 +17,7 @@ import { credits, integer, nullable, optionalString, parse, requireString } from
 import { UsageError, print, withStore } from './context.js';
 import { CONNECTOR_COMMANDS } from './connectors.js';
 import { simulateInboundCommand } from './simulate.js';
+import { WEBHOOK_COMMANDS } from './webhooks.js';
 import type { Config } from '../config/config.js';
 
 export interface Command {
@@ -247,4 +248,5 @@ export const COMMANDS: Record<string, Command> = {
 
   'simulate inbound': simulateInboundCommand,
   ...CONNECTOR_COMMANDS,
+  ...WEBHOOK_COMMANDS,
 };

@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../config/config.js';
-import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { serve } from '../main.js';
 import { COMMANDS } from './commands.js';
 import { SMSC_SIM_USAGE, runSmscSim } from './smsc-sim.js';
@@ -69,7 +69,12 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`smsgw: ${error.message}\n\nUsage: ${command.usage}\n`);
       return 2;
     }
-    if (error instanceof ValidationError || error instanceof NotFoundError || error instanceof ConfigError) {
+    if (
+      error instanceof ValidationError ||
+      error instanceof NotFoundError ||
+      error instanceof ConflictError ||
+      error instanceof ConfigError
+    ) {
       process.stderr.write(`smsgw: ${error.message}\n`);
       return 1;
     }
