@@ -15,11 +15,7 @@ export class InFlight {
   track(submit: Promise<unknown>): void {
     const ticket = this.nextTicket++;
     this.open.add(ticket);
-    const done = () => {
-      this.open.delete(ticket);
-      this.wake();
-    };
-    submit.then(done, done);
+    void submit.finally(() => this.settle(ticket));
   }
 
   /** Resolves once every submit tracked before this call has settled. */
@@ -36,6 +32,11 @@ export class InFlight {
   private oldest(): number {
     for (const ticket of this.open) return ticket;
     return this.nextTicket;
+  }
+
+  private settle(ticket: number): void {
+    this.open.delete(ticket);
+    this.wake();
   }
 
   private wake(): void {

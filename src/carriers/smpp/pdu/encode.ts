@@ -1,7 +1,7 @@
 import { BODIES, type BodySpec } from './bodies.js';
 import { CommandId } from './commands.js';
 import { Writer } from './octets.js';
-import type { Pdu } from './pdu.js';
+import type { Pdu, Unnumbered } from './pdu.js';
 import { writeTlvs } from './tlv.js';
 
 export const HEADER_LENGTH = 16;
@@ -12,6 +12,11 @@ export const HEADER_LENGTH = 16;
  * value outside 0..2^32-1 throws Buffer's RangeError for the same reason.
  */
 export function encodePdu(pdu: Pdu): Buffer {
+  return encodeNumbered(pdu, pdu.sequenceNumber);
+}
+
+/** encodePdu with the sequence number given apart, so a link need not copy a request to number it. */
+export function encodeNumbered(pdu: Unnumbered, sequenceNumber: number): Buffer {
   const w = new Writer();
   w.skip(HEADER_LENGTH);
   const fields = pdu as unknown as Record<string, unknown>;
@@ -21,6 +26,6 @@ export function encodePdu(pdu: Pdu): Buffer {
   out.writeUInt32BE(out.length, 0);
   out.writeUInt32BE(CommandId[pdu.command], 4);
   out.writeUInt32BE(pdu.commandStatus, 8);
-  out.writeUInt32BE(pdu.sequenceNumber, 12);
+  out.writeUInt32BE(sequenceNumber, 12);
   return out;
 }

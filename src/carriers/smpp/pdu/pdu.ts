@@ -29,6 +29,9 @@ export type PduOf<N extends CommandName> = Extract<Pdu, { command: N }>;
 
 export type PduFields<N extends CommandName> = Omit<PduOf<N>, 'command'>;
 
+/** A request PDU before a link numbers it (a full PDU will do too: its number is ignored). */
+export type Unnumbered = Pdu extends infer P ? (P extends Pdu ? Omit<P, 'sequenceNumber'> : never) : never;
+
 /**
  * A PDU with every field the caller leaves out at its initial value (empty strings, zeros,
  * interface_version 0x34), so a submit_sm can be written with only what matters.
@@ -39,6 +42,7 @@ export function makePdu<N extends CommandName>(
 ): PduOf<N> {
   const pdu: Record<string, unknown> = { command, commandStatus: 0 };
   for (const [name, field] of BODIES[command] as BodySpec) pdu[name] = field.initial;
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) pdu[name] = value;
+  const given = fields as Record<string, unknown>;
+  for (const name in given) if (given[name] !== undefined) pdu[name] = given[name];
   return pdu as PduOf<N>;
 }

@@ -8,18 +8,20 @@ import type { Logger } from 'pino';
 import {
   CommandId,
   CommandStatus,
+  encodeNumbered,
   encodePdu,
   isResponseId,
   makePdu,
   PduReader,
   type DecodeResult,
   type Pdu,
+  type Unnumbered,
 } from '../pdu/index.js';
 import { PendingRequests } from './pending.js';
 import { failed, type Reply } from './reply.js';
 
 /** A request PDU before the link numbers it. */
-export type Outgoing = Pdu extends infer P ? (P extends Pdu ? Omit<P, 'sequenceNumber'> : never) : never;
+export type Outgoing = Unnumbered;
 
 export interface LinkOptions {
   readonly logger: Logger;
@@ -80,7 +82,7 @@ export class Link {
       return Promise.resolve(failed('closed', `link closed: ${this.closeReason ?? 'destroyed'}`));
     const sequenceNumber = this.pending.nextSequence();
     const reply = this.pending.track(sequenceNumber, timeoutMs, pdu.command);
-    this.send({ ...pdu, sequenceNumber } as Pdu);
+    this.write(encodeNumbered(pdu, sequenceNumber));
     return reply;
   }
 
@@ -91,8 +93,7 @@ export class Link {
    */
   send(pdu: Pdu): boolean {
     if (!this.isOpen) return false;
-    this.outgoing.push(encodePdu(pdu));
-    if (this.outgoing.length === 1) setImmediate(this.flush);
+    this.write(encodePdu(pdu));
     return true;
   }
 
@@ -111,6 +112,11 @@ export class Link {
     this.flush();
     this.closeReason ??= reason;
     this.socket.destroy();
+  }
+
+  private write(octets: Buffer): void {
+    this.outgoing.push(octets);
+    if (this.outgoing.length === 1) setImmediate(this.flush);
   }
 
   private readonly flush = (): void => {

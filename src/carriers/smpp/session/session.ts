@@ -148,8 +148,9 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
       if (ending()) return { kind: 'failed', error: 'stopping', detail: 'session stopping' };
       const link = links?.[0];
       if (!link) return { kind: 'failed', error: 'not-bound', detail: 'not bound to the SMSC' };
-      const { sequenceNumber: _, ...pdu } = makePdu('submit_sm', { ...fields, sequenceNumber: 0 });
       meter.mark();
+      // The link numbers it as it sends it.
+      const pdu = makePdu('submit_sm', { ...fields, sequenceNumber: 0 });
       const reply = await link.request(pdu, options.responseTimeoutMs);
       if (reply.kind === 'failed') return reply;
       return readSubmitResp(reply.pdu);

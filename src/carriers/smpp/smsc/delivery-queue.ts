@@ -25,10 +25,11 @@ export interface DeliveryQueueOptions {
 }
 
 interface Item {
-  readonly pdu: Omit<PduOf<'deliver_sm'>, 'sequenceNumber'>;
+  /** Its sequence number is the link's to give, on every attempt. */
+  readonly pdu: PduOf<'deliver_sm'>;
   readonly origin: Receiver | null;
   attempts: number;
-  readonly done: (acknowledged: boolean) => void;
+  readonly resolve: (acknowledged: boolean) => void;
 }
 
 export class DeliveryQueue {
@@ -46,17 +47,8 @@ export class DeliveryQueue {
 
   /** Resolves true once an ESME acknowledged it, false when given up or the simulator closed. */
   add(pdu: PduOf<'deliver_sm'>, origin: Receiver | null = null): Promise<boolean> {
-    const { sequenceNumber: _, ...outgoing } = pdu;
     return new Promise((resolve) => {
-      const item: Item = {
-        pdu: outgoing,
-        origin,
-        attempts: 0,
-        done: (ok) => {
-          this.unfinished.delete(item);
-          resolve(ok);
-        },
-      };
+      const item: Item = { pdu, origin, attempts: 0, resolve };
       this.unfinished.add(item);
       void this.dispatch(item);
     });
@@ -87,12 +79,17 @@ export class DeliveryQueue {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.waiting.length = 0;
-    for (const item of [...this.unfinished]) item.done(false);
+    for (const item of [...this.unfinished]) this.done(item, false);
+  }
+
+  private done(item: Item, acknowledged: boolean): void {
+    this.unfinished.delete(item);
+    item.resolve(acknowledged);
   }
 
   private choose(origin: Receiver | null): Receiver | undefined {
+    if (origin?.link.isOpen && this.receivers.some((r) => r.link === origin.link)) return origin;
     const open = this.receivers.filter((r) => r.link.isOpen);
-    if (origin && open.some((r) => r.link === origin.link)) return origin;
     const same = open.filter((r) => r.systemId === origin?.systemId);
     const pool = same.length > 0 ? same : open;
     return pool[this.turn++ % Math.max(1, pool.length)];
@@ -109,14 +106,14 @@ export class DeliveryQueue {
     const reply = await receiver.link.request(item.pdu, this.options.responseTimeoutMs);
     if (reply.kind === 'response' && reply.pdu.commandStatus === CommandStatus.ESME_ROK) {
       this.stats.deliveredOk++;
-      item.done(true);
+      this.done(item, true);
       return;
     }
     if (reply.kind === 'response') this.stats.deliveredNacked++;
     const why = reply.kind === 'response' ? `status ${reply.pdu.commandStatus}` : reply.detail;
     if (item.attempts >= this.options.maxAttempts) {
       this.options.logger.warn({ why, attempts: item.attempts }, 'deliver_sm given up');
-      item.done(false);
+      this.done(item, false);
       return;
     }
     this.options.logger.debug(

@@ -8,12 +8,20 @@ import { Link } from '../session/index.js';
 import type { DeliveryQueue, Receiver } from './delivery-queue.js';
 import { formatId, type MessageIds } from './message-ids.js';
 import type { ResolvedSimulatorOptions } from './options.js';
-import { outcomeFor, wantsReceipt } from './outcomes.js';
+import { outcomeFor, wantsReceipt, type SimulatedOutcome } from './outcomes.js';
 import { receiptPdu } from './receipt.js';
 import type { SmscStats } from './stats.js';
 
 type BindPdu = PduOf<'bind_transceiver'> | PduOf<'bind_transmitter'> | PduOf<'bind_receiver'>;
 type SubmitPdu = PduOf<'submit_sm'> | PduOf<'data_sm'>;
+
+/** What a receipt needs to know about the submit it reports on. */
+interface Accepted {
+  readonly id: number;
+  readonly outcome: Extract<SimulatedOutcome, { kind: 'accept' }>;
+  readonly at: number;
+  readonly submitter: string;
+}
 
 export interface SimulatorParts {
   readonly options: ResolvedSimulatorOptions;
@@ -79,6 +87,29 @@ export function serveEsme(socket: Socket, parts: SimulatorParts): Link {
     return options.throughput > 0 && recent.length >= options.throughput;
   };
 
+  /** The submit_sm_resp, now or after responseDelayMs (while it waits, it fills the window). */
+  const answer = (pdu: SubmitPdu, commandStatus: number, messageId: string) => {
+    if (options.responseDelayMs <= 0) return respond(pdu, commandStatus, messageId);
+    unanswered++;
+    deliveries.later(() => {
+      unanswered--;
+      respond(pdu, commandStatus, messageId);
+    }, options.responseDelayMs);
+  };
+
+  const sendReceipt = (pdu: SubmitPdu, accepted: Accepted) =>
+    void deliveries.add(
+      receiptPdu({
+        messageId: formatId(accepted.id, options.receiptIdFormat),
+        outcome: accepted.outcome,
+        submittedAt: new Date(accepted.at),
+        doneAt: new Date(),
+        source: { ton: pdu.sourceAddrTon, npi: pdu.sourceAddrNpi, addr: pdu.sourceAddr },
+        destination: { ton: pdu.destAddrTon, npi: pdu.destAddrNpi, addr: pdu.destinationAddr },
+      }),
+      { link, systemId: accepted.submitter },
+    );
+
   const onSubmit = (pdu: SubmitPdu) => {
     if (!bound || bound.command === 'bind_receiver') {
       return respond(pdu, CommandStatus.ESME_RINVBNDSTS, '');
@@ -89,39 +120,21 @@ export function serveEsme(socket: Socket, parts: SimulatorParts): Link {
       stats.record(bound.systemId, pdu, CommandStatus.ESME_RTHROTTLED, '');
       return respond(pdu, CommandStatus.ESME_RTHROTTLED, '');
     }
-    recent.push(now);
-    const submitter = bound.systemId;
+    if (options.throughput > 0) recent.push(now);
     const outcome = outcomeFor(pdu.destinationAddr);
-    let answer = () => respond(pdu, outcome.kind === 'reject' ? outcome.status : 0, '');
     if (outcome.kind === 'reject') {
       stats.record(bound.systemId, pdu, outcome.status, '');
-    } else {
-      const id = parts.ids.issue();
-      const messageId = formatId(id, options.idFormat);
-      stats.record(bound.systemId, pdu, CommandStatus.ESME_ROK, messageId);
-      answer = () => respond(pdu, CommandStatus.ESME_ROK, messageId);
-      const sendReceipt = () =>
-        void deliveries.add(
-          receiptPdu({
-            messageId: formatId(id, options.receiptIdFormat),
-            outcome,
-            submittedAt: new Date(now),
-            doneAt: new Date(),
-            source: { ton: pdu.sourceAddrTon, npi: pdu.sourceAddrNpi, addr: pdu.sourceAddr },
-            destination: { ton: pdu.destAddrTon, npi: pdu.destAddrNpi, addr: pdu.destinationAddr },
-          }),
-          { link, systemId: submitter },
-        );
-      const receipt = wantsReceipt(pdu.registeredDelivery, outcome.stat);
-      if (receipt && options.receiptBeforeResponse) sendReceipt();
-      else if (receipt) deliveries.later(sendReceipt, options.responseDelayMs + options.receiptDelayMs);
+      return answer(pdu, outcome.status, '');
     }
-    if (options.responseDelayMs <= 0) return answer();
-    unanswered++;
-    deliveries.later(() => {
-      unanswered--;
-      answer();
-    }, options.responseDelayMs);
+    const accepted: Accepted = { id: parts.ids.issue(), outcome, at: now, submitter: bound.systemId };
+    const messageId = formatId(accepted.id, options.idFormat);
+    stats.record(bound.systemId, pdu, CommandStatus.ESME_ROK, messageId);
+    if (wantsReceipt(pdu.registeredDelivery, outcome.stat)) {
+      if (options.receiptBeforeResponse) sendReceipt(pdu, accepted);
+      else
+        deliveries.later(() => sendReceipt(pdu, accepted), options.responseDelayMs + options.receiptDelayMs);
+    }
+    answer(pdu, CommandStatus.ESME_ROK, messageId);
   };
 
   return link;

@@ -12,12 +12,17 @@ export interface ReceiptFacts {
   readonly destination: { readonly ton: number; readonly npi: number; readonly addr: string };
 }
 
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
 /** YYMMDDhhmm in UTC, as the `submit date:` / `done date:` fields write it. */
 function receiptDate(d: Date): string {
-  const two = (n: number) => String(n).padStart(2, '0');
-  return [d.getUTCFullYear() % 100, d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()]
-    .map(two)
-    .join('');
+  return (
+    two(d.getUTCFullYear() % 100) +
+    two(d.getUTCMonth() + 1) +
+    two(d.getUTCDate()) +
+    two(d.getUTCHours()) +
+    two(d.getUTCMinutes())
+  );
 }
 
 export function receiptText(f: ReceiptFacts): string {

@@ -68,6 +68,18 @@ describe('TokenBucket', () => {
     expect(Date.now() - started).toBeLessThan(200);
   });
 
+  it('unlimited again after a slow-down, a take still waits for the turns queued before it', async () => {
+    const bucket = new TokenBucket({ rate: 0, slowDownMs: 300, recentRate: () => 10 });
+    bucket.slowDown(); // 5/s: turns 200 ms apart until the slow-down ends
+    const order: string[] = [];
+    const turns = ['a', 'b', 'c'].map((name) => bucket.take().then(() => order.push(name)));
+    await new Promise((r) => setTimeout(r, 320));
+    expect(bucket.rate).toBe(0);
+    expect(order).toEqual(['a', 'b']);
+    await Promise.all([...turns, bucket.take().then(() => order.push('d'))]);
+    expect(order).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('slowDown halves the rate for a while, repeatedly, down to 1/s, then restores it', () => {
     let now = 0;
     const bucket = new TokenBucket({ rate: 10, slowDownMs: 5_000, recentRate: () => 0, now: () => now });
