@@ -6,7 +6,7 @@ import { BODIES, type BodySpec } from './bodies.js';
 import { commandName, isResponseId } from './commands.js';
 import { HEADER_LENGTH } from './encode.js';
 import { Cursor, MalformedPdu } from './octets.js';
-import type { Pdu } from './pdu.js';
+import { blankPdu, type Pdu } from './pdu.js';
 import { CommandStatus } from './status.js';
 import { readTlvs } from './tlv.js';
 
@@ -42,9 +42,11 @@ export function decodePdu(frame: Buffer): DecodeResult {
     const reason = `unknown command_id 0x${commandId.toString(16).padStart(8, '0')}`;
     return { kind: 'invalid', commandId, sequenceNumber, nackStatus: CommandStatus.ESME_RINVCMDID, reason };
   }
-  const pdu: Record<string, unknown> = { command, commandStatus, sequenceNumber };
+  const pdu = blankPdu(command);
+  pdu.commandStatus = commandStatus;
+  pdu.sequenceNumber = sequenceNumber;
   const spec = BODIES[command] as BodySpec;
-  const body = new Cursor(frame.subarray(HEADER_LENGTH));
+  const body = new Cursor(frame, HEADER_LENGTH);
   try {
     // A response with a non-zero status may leave its body out (3.4 §4.1.2, §4.4.2).
     const bodyless = isResponseId(commandId) && body.remaining === 0;

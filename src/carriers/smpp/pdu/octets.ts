@@ -26,8 +26,11 @@ export class PduEncodeError extends RangeError {
 }
 
 export class Cursor {
-  private offset = 0;
-  constructor(private readonly buf: Buffer) {}
+  /** Reads `buf` from `offset` to its end (a PDU body: after the header, without a copy). */
+  constructor(
+    private readonly buf: Buffer,
+    private offset = 0,
+  ) {}
 
   get remaining(): number {
     return this.buf.length - this.offset;
@@ -108,8 +111,7 @@ export class Writer {
   cstring(s: string, max: number, field: string): void {
     if (s.length + 1 > max) throw new PduEncodeError(field, `longer than ${max - 1} characters`);
     // A NUL would end the string early and a character above U+00FF has no single octet.
-    if (/[\0\u0100-\uffff]/.test(s))
-      throw new PduEncodeError(field, 'holds a NUL or a non-Latin-1 character');
+    if (!isLatin1WithoutNul(s)) throw new PduEncodeError(field, 'holds a NUL or a non-Latin-1 character');
     this.room(s.length + 1);
     this.pos += this.buf.write(s, this.pos, 'latin1');
     this.buf[this.pos++] = 0;
@@ -126,6 +128,14 @@ export class Writer {
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
   }
+}
+
+function isLatin1WithoutNul(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || c > 0xff) return false;
+  }
+  return true;
 }
 
 function checkUint(v: number, max: number, field: string): number {

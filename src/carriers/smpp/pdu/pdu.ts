@@ -33,6 +33,29 @@ export type PduFields<N extends CommandName> = Omit<PduOf<N>, 'command'>;
 export type Unnumbered = Pdu extends infer P ? (P extends Pdu ? Omit<P, 'sequenceNumber'> : never) : never;
 
 /**
+ * Each command's PDU with every field at its initial value. PDUs are made as copies of these,
+ * so all PDUs of a command share one fast object layout. Adding the fields one by one to an
+ * empty object made V8 turn every submit_sm and deliver_sm (17 body fields) into a dictionary:
+ * 2 µs to build and a hash lookup for every field read, on both sides of the link.
+ */
+const BLANKS = Object.fromEntries(
+  (Object.keys(BODIES) as CommandName[]).map((command) => [
+    command,
+    Object.fromEntries([
+      ['command', command],
+      ['commandStatus', 0],
+      ['sequenceNumber', 0],
+      ...(BODIES[command] as BodySpec).map(([name, field]) => [name, field.initial]),
+    ]),
+  ]),
+) as Record<CommandName, Readonly<Record<string, unknown>>>;
+
+/** A fresh PDU of `command` with every field at its initial value, to be filled in. */
+export function blankPdu(command: CommandName): Record<string, unknown> {
+  return { ...BLANKS[command] };
+}
+
+/**
  * A PDU with every field the caller leaves out at its initial value (empty strings, zeros,
  * interface_version 0x34), so a submit_sm can be written with only what matters.
  */
@@ -40,9 +63,13 @@ export function makePdu<N extends CommandName>(
   command: N,
   fields: Partial<PduFields<N>> & { sequenceNumber: number },
 ): PduOf<N> {
-  const pdu: Record<string, unknown> = { command, commandStatus: 0 };
-  for (const [name, field] of BODIES[command] as BodySpec) pdu[name] = field.initial;
+  const pdu = blankPdu(command);
   const given = fields as Record<string, unknown>;
-  for (const name in given) if (given[name] !== undefined) pdu[name] = given[name];
+  for (const name in given) {
+    // tlvs is not in the blank: set by name, it is one more field rather than a reason for
+    // V8 to give up on the layout.
+    if (given[name] !== undefined && name !== 'tlvs') pdu[name] = given[name];
+  }
+  if (fields.tlvs !== undefined) pdu.tlvs = fields.tlvs;
   return pdu as PduOf<N>;
 }

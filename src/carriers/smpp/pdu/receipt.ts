@@ -67,12 +67,41 @@ export interface ReceiptText {
 
 const KEY = /(?:^|\s)(id|sub|dlvrd|submit[ _]?date|done[ _]?date|stat|err|text)\s*:/gi;
 
-function parseDate(s: string | undefined): ReceiptDate | null {
-  const m = /^(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)?$/.exec(s ?? '');
-  if (!m) return null;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = m
-    .slice(1)
-    .map((d) => Number(d ?? 0));
+type Key = 'id' | 'sub' | 'dlvrd' | 'submitDate' | 'doneDate' | 'stat' | 'err' | 'text';
+
+/** A key as matched (lower-cased) → its field; the dates come with a space, an _ or neither. */
+const KEY_BY_TEXT: Readonly<Record<string, Key>> = {
+  id: 'id',
+  sub: 'sub',
+  dlvrd: 'dlvrd',
+  'submit date': 'submitDate',
+  submit_date: 'submitDate',
+  submitdate: 'submitDate',
+  'done date': 'doneDate',
+  done_date: 'doneDate',
+  donedate: 'doneDate',
+  stat: 'stat',
+  err: 'err',
+  text: 'text',
+};
+
+/** The value of a two-digit field at `at`, or -1 when either character is not a digit. */
+function twoDigits(s: string, at: number): number {
+  const tens = s.charCodeAt(at) - 48;
+  const ones = s.charCodeAt(at + 1) - 48;
+  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : -1;
+}
+
+/** YYMMDDhhmm or YYMMDDhhmmss. Read digit by digit: this runs for every receipt. */
+function parseDate(s: string | null): ReceiptDate | null {
+  if (s === null || (s.length !== 10 && s.length !== 12)) return null;
+  const year = twoDigits(s, 0);
+  const month = twoDigits(s, 2);
+  const day = twoDigits(s, 4);
+  const hour = twoDigits(s, 6);
+  const minute = twoDigits(s, 8);
+  const second = s.length === 12 ? twoDigits(s, 10) : 0;
+  if (year < 0 || hour < 0 || minute < 0 || second < 0) return null;
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
   return { year: 2000 + year, month, day, hour, minute, second };
 }
@@ -82,30 +111,41 @@ function parseDate(s: string | undefined): ReceiptDate | null {
  * case-insensitive and each optional; `text:` runs to the end. Null when no key is present.
  */
 export function parseReceiptText(input: string): ReceiptText | null {
-  const keys = [...input.matchAll(KEY)];
-  if (keys.length === 0) return null;
-  const values = new Map<string, string>();
-  for (let i = 0; i < keys.length; i++) {
-    const m = keys[i] as RegExpExecArray;
-    const key = (m[1] as string).toLowerCase().replace(/[ _]/g, '');
-    const start = m.index + m[0].length;
-    const isText = key === 'text';
-    const end = isText ? input.length : (keys[i + 1]?.index ?? input.length);
-    if (!values.has(key)) values.set(key, isText ? input.slice(start) : input.slice(start, end).trim());
-    if (isText) break;
+  const values: Record<Key, string | null> = {
+    id: null,
+    sub: null,
+    dlvrd: null,
+    submitDate: null,
+    doneDate: null,
+    stat: null,
+    err: null,
+    text: null,
+  };
+  const key = new RegExp(KEY);
+  let match = key.exec(input);
+  if (match === null) return null;
+  while (match !== null) {
+    const name = KEY_BY_TEXT[(match[1] as string).toLowerCase()] as Key;
+    const start = match.index + match[0].length;
+    if (name === 'text') {
+      values.text ??= input.slice(start);
+      break;
+    }
+    const next = key.exec(input);
+    values[name] ??= input.slice(start, next === null ? input.length : next.index).trim();
+    match = next;
   }
-  const get = (k: string): string | null => values.get(k) ?? null;
-  const statText = get('stat');
+  const statText = values.stat;
   return {
-    id: get('id'),
-    sub: get('sub'),
-    dlvrd: get('dlvrd'),
-    submitDate: parseDate(values.get('submitdate')),
-    doneDate: parseDate(values.get('donedate')),
+    id: values.id,
+    sub: values.sub,
+    dlvrd: values.dlvrd,
+    submitDate: parseDate(values.submitDate),
+    doneDate: parseDate(values.doneDate),
     stat: statText === null ? null : (STAT_BY_TEXT[statText.toUpperCase()] ?? null),
     statText,
-    err: get('err'),
-    text: get('text'),
+    err: values.err,
+    text: values.text,
   };
 }
 
