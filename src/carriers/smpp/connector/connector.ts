@@ -61,11 +61,12 @@ export function createSmppConnector(input: SmppConnectorOptions): SmppConnector 
   const submitContext = {
     session,
     options,
-    recentIds,
     counters,
     logger,
     nextRef: () => (ref = (ref + 1) & 0xffff),
     track: (submit: Promise<unknown>) => inFlight.track(submit),
+    // Known before the receipt behind the response is read, so that receipt never waits.
+    accepted: (messageId: string) => recentIds.add(messageId),
   };
 
   return {

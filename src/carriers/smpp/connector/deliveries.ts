@@ -65,12 +65,6 @@ export function createDeliveryHandler(ctx: DeliveryContext): DeliveryHandler {
     }
     let carrierId = ctx.recentIds.find(r.messageId);
     if (carrierId === null) {
-      // A submit_sm_resp read in the same chunk just before this receipt reaches recentIds a
-      // few promise hops later; one turn of the event loop is enough for it.
-      await new Promise((resolve) => setImmediate(resolve));
-      carrierId = ctx.recentIds.find(r.messageId);
-    }
-    if (carrierId === null) {
       // Some SMSCs send the receipt before the submit_sm_resp; wait for it to learn the id's form.
       await ctx.submitsSettled();
       carrierId = ctx.recentIds.find(r.messageId);

@@ -18,19 +18,19 @@ import type { SmppSession, SubmitResult } from '../session/index.js';
 import { destinationAddress, sourceAddress } from './addresses.js';
 import type { Counters } from './counters.js';
 import type { ResolvedConnectorOptions } from './options.js';
-import type { RecentIds } from './recent-ids.js';
 import { FAILURE_POLICY, submitStatusPolicy } from './submit-status.js';
 
 export interface SubmitContext {
   readonly session: SmppSession;
   readonly options: ResolvedConnectorOptions;
-  readonly recentIds: RecentIds;
   readonly counters: Counters;
   readonly logger: Logger;
   /** Concatenation reference for the next multi-part message. */
   readonly nextRef: () => number;
   /** Called with every part submit, so a receipt that overtakes its response can wait for it. */
   readonly track: (submit: Promise<unknown>) => void;
+  /** Called with each accepted part's id as its response is read (session.submit's onAccepted). */
+  readonly accepted: (messageId: string) => void;
 }
 
 export async function submitMessage(ctx: SubmitContext, request: SubmitRequest): Promise<SubmitOutcome> {
@@ -45,9 +45,10 @@ export async function submitMessage(ctx: SubmitContext, request: SubmitRequest):
   const dest = destinationAddress(request.to, { ton: options.destTon, npi: options.destNpi });
   const carrierIds: string[] = [];
   const total = split.parts.length;
-  for (const [index, part] of split.parts.entries()) {
-    const submit = ctx.session
-      .submit({
+  for (let index = 0; index < total; index++) {
+    const part = split.parts[index]!;
+    const submit = ctx.session.submit(
+      {
         sourceAddrTon: source.ton,
         sourceAddrNpi: source.npi,
         sourceAddr: source.addr,
@@ -59,13 +60,9 @@ export async function submitMessage(ctx: SubmitContext, request: SubmitRequest):
         dataCoding,
         shortMessage: part.shortMessage,
         ...(part.tlvs.length > 0 ? { tlvs: part.tlvs } : {}),
-      })
-      .then((result) => {
-        if (result.kind === 'response' && result.commandStatus === CommandStatus.ESME_ROK) {
-          ctx.recentIds.add(result.messageId);
-        }
-        return result;
-      });
+      },
+      ctx.accepted,
+    );
     ctx.track(submit);
     const result = await submit;
     ctx.counters.count('parts');

@@ -76,12 +76,17 @@ export class Link {
     return this.pending.size;
   }
 
-  /** Sends a request and resolves with its response or why there is none. Never rejects. */
-  request(pdu: Outgoing, timeoutMs: number): Promise<Reply> {
+  /**
+   * Sends a request and resolves with its response or why there is none. Never rejects.
+   * `onResponse` is called with the response as soon as it is read, before the PDUs behind it
+   * in the stream: the promise settles only a few microtask hops later, after a receipt that
+   * came in the same chunk has already been handled.
+   */
+  request(pdu: Outgoing, timeoutMs: number, onResponse?: (response: Pdu) => void): Promise<Reply> {
     if (!this.isOpen)
       return Promise.resolve(failed('closed', `link closed: ${this.closeReason ?? 'destroyed'}`));
     const sequenceNumber = this.pending.nextSequence();
-    const reply = this.pending.track(sequenceNumber, timeoutMs, pdu.command);
+    const reply = this.pending.track(sequenceNumber, timeoutMs, pdu.command, onResponse);
     this.write(encodeNumbered(pdu, sequenceNumber));
     return reply;
   }

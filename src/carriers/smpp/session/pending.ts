@@ -8,6 +8,7 @@ import { failed, type Reply, type RequestFailure } from './reply.js';
 interface Entry {
   readonly resolve: (reply: Reply) => void;
   readonly timer: NodeJS.Timeout;
+  readonly onResponse: ((pdu: Pdu) => void) | undefined;
 }
 
 /** SMPP 3.4 §3.2: sequence numbers run 0x00000001..0x7FFFFFFF. */
@@ -24,14 +25,22 @@ export class PendingRequests {
     return this.sequence;
   }
 
-  /** Resolves with the response, or a failure once `timeoutMs` passes. */
-  track(sequenceNumber: number, timeoutMs: number, what: string): Promise<Reply> {
+  /**
+   * Resolves with the response, or a failure once `timeoutMs` passes. `onResponse` sees the
+   * response synchronously, before the link reads the PDU after it (see Link.request).
+   */
+  track(
+    sequenceNumber: number,
+    timeoutMs: number,
+    what: string,
+    onResponse?: (pdu: Pdu) => void,
+  ): Promise<Reply> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.entries.delete(sequenceNumber);
         resolve(failed('timeout', `no response to ${what} within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.entries.set(sequenceNumber, { resolve, timer });
+      this.entries.set(sequenceNumber, { resolve, timer, onResponse });
     });
   }
 
@@ -46,6 +55,7 @@ export class PendingRequests {
   }
 
   respond(pdu: Pdu): boolean {
+    this.entries.get(pdu.sequenceNumber)?.onResponse?.(pdu);
     return this.settle(pdu.sequenceNumber, { kind: 'response', pdu });
   }
 

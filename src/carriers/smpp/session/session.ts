@@ -40,7 +40,11 @@ export interface SessionStatus {
 export interface SmppSession {
   /** Resolves after the first connect-and-bind attempt (true when bound); retries go on in the background. */
   start(): Promise<boolean>;
-  submit(fields: SubmitFields): Promise<SubmitResult>;
+  /**
+   * `onAccepted` gets the message id the moment an ESME_ROK submit_sm_resp is read, before any
+   * PDU behind it (such as the receipt for that very message) is handled.
+   */
+  submit(fields: SubmitFields, onAccepted?: (messageId: string) => void): Promise<SubmitResult>;
   /** The SMSC says we are too fast: lower the rate for a while. */
   slowDown(): void;
   /** Stop taking submits, wait (bounded) for outstanding work, unbind, close. */
@@ -141,7 +145,10 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
     }, delay);
   };
 
-  const send = async (fields: SubmitFields): Promise<SubmitResult> => {
+  const send = async (
+    fields: SubmitFields,
+    onAccepted: ((messageId: string) => void) | undefined,
+  ): Promise<SubmitResult> => {
     await window.acquire();
     try {
       await bucket.take(stopSignal.signal);
@@ -151,7 +158,13 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
       meter.mark();
       // The link numbers it as it sends it.
       const pdu = makePdu('submit_sm', { ...fields, sequenceNumber: 0 });
-      const reply = await link.request(pdu, options.responseTimeoutMs);
+      const onResponse =
+        onAccepted &&
+        ((response: Pdu) => {
+          if (response.command === 'submit_sm_resp' && response.commandStatus === CommandStatus.ESME_ROK)
+            onAccepted(response.messageId);
+        });
+      const reply = await link.request(pdu, options.responseTimeoutMs, onResponse);
       if (reply.kind === 'failed') return reply;
       return readSubmitResp(reply.pdu);
     } finally {
@@ -165,12 +178,12 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
       connecting = connectOnce().finally(() => (connecting = null));
       return connecting;
     },
-    async submit(fields) {
+    async submit(fields, onAccepted) {
       if (ending()) return { kind: 'failed', error: 'stopping', detail: 'session stopping' };
       if (!links) return { kind: 'failed', error: 'not-bound', detail: `not bound (${state})` };
       inFlight++;
       try {
-        return await send(fields);
+        return await send(fields, onAccepted);
       } finally {
         inFlight--;
       }

@@ -1,6 +1,6 @@
 /** The ESME session against a scripted SMSC: keep-alive, bad PDUs, acknowledgement order. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CommandStatus, makePdu, type Pdu } from '../../../../src/carriers/smpp/pdu/index.js';
+import { CommandStatus, encodePdu, makePdu, type Pdu } from '../../../../src/carriers/smpp/pdu/index.js';
 import {
   createSmppSession,
   type InboundPdu,
@@ -116,6 +116,25 @@ describe('smpp session', () => {
     smsc.connections[0]!.write(makePdu('data_sm', { sequenceNumber: 9, sourceAddr: '1' }));
     const resp = await waitFor(() => smsc.pdus().find((p) => p.command === 'data_sm_resp'), 'data_sm_resp');
     expect(resp).toMatchObject({ sequenceNumber: 9, commandStatus: CommandStatus.ESME_RX_T_APPN });
+  });
+
+  it('onAccepted sees the message id before a deliver_sm read in the same chunk is handled', async () => {
+    const seen: string[] = [];
+    await start(
+      {
+        onPdu: (pdu: Pdu, conn) => {
+          if (pdu.command !== 'submit_sm') return;
+          const response = makePdu('submit_sm_resp', { sequenceNumber: pdu.sequenceNumber, messageId: 'm1' });
+          const deliver = makePdu('deliver_sm', { sequenceNumber: 50, shortMessage: Buffer.from('x') });
+          conn.write(Buffer.concat([encodePdu(response), encodePdu(deliver)]));
+        },
+      },
+      async () => void seen.push('deliver_sm handled'),
+    );
+    const result = await session.submit({ destinationAddr: '1' }, (id) => seen.push(`accepted ${id}`));
+    expect(result).toEqual({ kind: 'response', commandStatus: 0, messageId: 'm1' });
+    await waitFor(() => seen.length === 2, 'both');
+    expect(seen).toEqual(['accepted m1', 'deliver_sm handled']);
   });
 
   it('a submit answered by generic_nack reports its status', async () => {
