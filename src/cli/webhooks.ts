@@ -52,15 +52,15 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
 
   'webhooks replay': {
     usage: 'smsgw webhooks replay DELIVERY_ID',
-    summary:
-      'Queue a given-up (failed) delivery again: same webhook-id and body, fresh retry schedule; ' +
-      'a running server sends it within a second, otherwise the next one to start does',
+    summary: 'Send a given-up (failed) delivery again: same webhook-id and body, fresh retry schedule',
     async run(argv, config) {
       const { positionals } = parse(argv, {});
       const [id, ...extra] = positionals;
       if (id === undefined) throw new UsageError('DELIVERY_ID is required');
       if (extra.length > 0) throw new UsageError('replay takes one DELIVERY_ID');
       if (!/^\d+$/.test(id)) throw new UsageError('DELIVERY_ID is a whole number');
+      // Queued in the store: a running server's sender finds it within a second (its longest
+      // sleep), or the next server to start sends it.
       await withStore(config, async ({ store, now }) => {
         print(await replayDelivery(store, id, now()));
       });
