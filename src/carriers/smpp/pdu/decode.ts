@@ -22,19 +22,24 @@ export type DecodeResult =
 
 /** `frame` must be exactly one PDU, header included. */
 export function decodePdu(frame: Buffer): DecodeResult {
-  if (frame.length < HEADER_LENGTH) {
+  return decodeAt(frame, 0, frame.length);
+}
+
+/** The PDU framed at `start` with `length` octets, read where it lies in `buf` (a received chunk). */
+export function decodeAt(buf: Buffer, start: number, length: number): DecodeResult {
+  if (length < HEADER_LENGTH) {
     return {
       kind: 'fatal',
-      commandLength: frame.length,
-      reason: `${frame.length} octets is shorter than a header`,
+      commandLength: length,
+      reason: `${length} octets is shorter than a header`,
     };
   }
-  const commandLength = frame.readUInt32BE(0);
-  const commandId = frame.readUInt32BE(4);
-  const commandStatus = frame.readUInt32BE(8);
-  const sequenceNumber = frame.readUInt32BE(12);
-  if (commandLength !== frame.length) {
-    const reason = `command_length ${commandLength} but the frame has ${frame.length} octets`;
+  const commandLength = buf.readUInt32BE(start);
+  const commandId = buf.readUInt32BE(start + 4);
+  const commandStatus = buf.readUInt32BE(start + 8);
+  const sequenceNumber = buf.readUInt32BE(start + 12);
+  if (commandLength !== length) {
+    const reason = `command_length ${commandLength} but the frame has ${length} octets`;
     return { kind: 'fatal', commandLength, reason, commandId, sequenceNumber };
   }
   const command = commandName(commandId);
@@ -46,7 +51,7 @@ export function decodePdu(frame: Buffer): DecodeResult {
   pdu.commandStatus = commandStatus;
   pdu.sequenceNumber = sequenceNumber;
   const spec = BODIES[command] as BodySpec;
-  const body = new Cursor(frame, HEADER_LENGTH);
+  const body = new Cursor(buf, start + HEADER_LENGTH, start + length);
   try {
     // A response with a non-zero status may leave its body out (3.4 §4.1.2, §4.4.2).
     const bodyless = isResponseId(commandId) && body.remaining === 0;

@@ -12,20 +12,28 @@ export const HEADER_LENGTH = 16;
  * value outside 0..2^32-1 throws Buffer's RangeError for the same reason.
  */
 export function encodePdu(pdu: Pdu): Buffer {
-  return encodeNumbered(pdu, pdu.sequenceNumber);
+  const w = new Writer();
+  encodeInto(w, pdu, pdu.sequenceNumber);
+  return w.toBuffer();
 }
 
-/** encodePdu with the sequence number given apart, so a link need not copy a request to number it. */
-export function encodeNumbered(pdu: Unnumbered, sequenceNumber: number): Buffer {
-  const w = new Writer();
-  w.skip(HEADER_LENGTH);
-  const fields = pdu as unknown as Record<string, unknown>;
-  for (const [name, field] of BODIES[pdu.command] as BodySpec) field.write(w, fields[name], name);
-  if (pdu.tlvs) writeTlvs(w, pdu.tlvs);
-  const out = w.toBuffer();
-  out.writeUInt32BE(out.length, 0);
-  out.writeUInt32BE(CommandId[pdu.command], 4);
-  out.writeUInt32BE(pdu.commandStatus, 8);
-  out.writeUInt32BE(sequenceNumber, 12);
-  return out;
+/**
+ * Appends one PDU to `w`, which may already hold others: a link collects a turn's PDUs in one
+ * buffer. When a field breaks the layout, `w` is left as it was and the error thrown.
+ */
+export function encodeInto(w: Writer, pdu: Unnumbered, sequenceNumber: number): void {
+  const start = w.length;
+  try {
+    w.skip(HEADER_LENGTH);
+    const fields = pdu as unknown as Record<string, unknown>;
+    for (const [name, field] of BODIES[pdu.command] as BodySpec) field.write(w, fields[name], name);
+    if (pdu.tlvs) writeTlvs(w, pdu.tlvs);
+    w.u32At(start, w.length - start);
+    w.u32At(start + 4, CommandId[pdu.command]);
+    w.u32At(start + 8, pdu.commandStatus);
+    w.u32At(start + 12, sequenceNumber);
+  } catch (err) {
+    w.truncate(start);
+    throw err;
+  }
 }

@@ -2,10 +2,10 @@
 export { CommandId, commandName, isResponseId, type CommandName } from './commands.js';
 export { CommandStatus, commandStatusName, type CommandStatusName } from './status.js';
 export { makePdu, type Pdu, type PduFields, type PduHeader, type PduOf, type Unnumbered } from './pdu.js';
-export { encodeNumbered, encodePdu, HEADER_LENGTH } from './encode.js';
-export { decodePdu, type DecodeResult } from './decode.js';
+export { encodeInto, encodePdu, HEADER_LENGTH } from './encode.js';
+export { decodeAt, decodePdu, type DecodeResult } from './decode.js';
 export { DEFAULT_MAX_PDU_LENGTH, PduReader } from './reader.js';
-export { PduEncodeError } from './octets.js';
+export { PduEncodeError, Writer } from './octets.js';
 export { findTlv, type Tlv } from './tlv.js';
 export {
   getTlv,

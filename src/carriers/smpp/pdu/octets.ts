@@ -26,14 +26,15 @@ export class PduEncodeError extends RangeError {
 }
 
 export class Cursor {
-  /** Reads `buf` from `offset` to its end (a PDU body: after the header, without a copy). */
+  /** Reads `buf` from `offset` up to `end`: one PDU's body inside a received chunk, uncopied. */
   constructor(
     private readonly buf: Buffer,
     private offset = 0,
+    private readonly end = buf.length,
   ) {}
 
   get remaining(): number {
-    return this.buf.length - this.offset;
+    return this.end - this.offset;
   }
 
   private need(n: number, field: string): void {
@@ -56,14 +57,15 @@ export class Cursor {
   /** A copy, so a decoded PDU does not pin the socket's receive buffer in memory. */
   bytes(n: number, field: string): Buffer {
     this.need(n, field);
-    const out = Buffer.from(this.buf.subarray(this.offset, this.offset + n));
+    const out = Buffer.allocUnsafe(n);
+    this.buf.copy(out, 0, this.offset, this.offset + n);
     this.offset += n;
     return out;
   }
 
   cstring(field: string): string {
     const end = this.buf.indexOf(0, this.offset);
-    if (end < 0) throw new MalformedPdu(`${field}: C-octet string has no terminating NUL`);
+    if (end < 0 || end >= this.end) throw new MalformedPdu(`${field}: C-octet string has no terminating NUL`);
     const s = this.buf.toString('latin1', this.offset, end);
     this.offset = end + 1;
     return s;
@@ -82,11 +84,26 @@ export class Writer {
     this.buf = Buffer.allocUnsafe(initialSize);
   }
 
-  /** Leaves `n` octets to be filled in later through the finished buffer (the PDU header). */
+  /** Octets written so far. */
+  get length(): number {
+    return this.pos;
+  }
+
+  /** Leaves `n` octets to be filled in later with u32At (the PDU header). */
   skip(n: number): void {
     this.room(n);
     this.buf.fill(0, this.pos, this.pos + n);
     this.pos += n;
+  }
+
+  /** Fills in a skipped 32-bit field; throws Buffer's RangeError outside 0..2^32-1. */
+  u32At(offset: number, v: number): void {
+    this.buf.writeUInt32BE(v, offset);
+  }
+
+  /** Forgets what was written after `length` (a PDU that failed half way). */
+  truncate(length: number): void {
+    this.pos = Math.min(this.pos, length);
   }
 
   u8(v: number, field: string): void {

@@ -8,14 +8,14 @@ import type { Logger } from 'pino';
 import {
   CommandId,
   CommandStatus,
-  encodeNumbered,
-  encodePdu,
+  encodeInto,
   isResponseId,
   makePdu,
   PduReader,
   type DecodeResult,
   type Pdu,
   type Unnumbered,
+  Writer,
 } from '../pdu/index.js';
 import { PendingRequests } from './pending.js';
 import { failed, type Reply } from './reply.js';
@@ -35,6 +35,9 @@ export interface LinkOptions {
   readonly onUnbind?: () => void;
 }
 
+/** Room for a window of 100 small PDUs before the turn's buffer has to grow. */
+const OUTGOING_START_SIZE = 8192;
+
 export class Link {
   private readonly reader = new PduReader();
   private readonly pending = new PendingRequests();
@@ -42,8 +45,9 @@ export class Link {
   private keepAlive: NodeJS.Timeout | null = null;
   private enquiring = false;
   private closeReason: string | null = null;
-  /** Encoded PDUs waiting for this turn's write (see send()). */
-  private outgoing: Buffer[] = [];
+  /** PDUs encoded for this turn's write (see send()). */
+  private outgoing: Writer | null = null;
+  private flushScheduled = false;
   /** Resolves with the reason once the socket has closed. */
   readonly closed: Promise<string>;
 
@@ -86,9 +90,8 @@ export class Link {
     if (!this.isOpen)
       return Promise.resolve(failed('closed', `link closed: ${this.closeReason ?? 'destroyed'}`));
     const sequenceNumber = this.pending.nextSequence();
-    const reply = this.pending.track(sequenceNumber, timeoutMs, pdu.command, onResponse);
-    this.write(encodeNumbered(pdu, sequenceNumber));
-    return reply;
+    this.write(pdu, sequenceNumber);
+    return this.pending.track(sequenceNumber, timeoutMs, pdu.command, onResponse);
   }
 
   /**
@@ -98,7 +101,7 @@ export class Link {
    */
   send(pdu: Pdu): boolean {
     if (!this.isOpen) return false;
-    this.write(encodePdu(pdu));
+    this.write(pdu, pdu.sequenceNumber);
     return true;
   }
 
@@ -119,17 +122,22 @@ export class Link {
     this.socket.destroy();
   }
 
-  private write(octets: Buffer): void {
-    this.outgoing.push(octets);
-    if (this.outgoing.length === 1) setImmediate(this.flush);
+  /** Encodes straight into this turn's buffer; throws (writing nothing) on a PDU that breaks the layout. */
+  private write(pdu: Outgoing, sequenceNumber: number): void {
+    encodeInto((this.outgoing ??= new Writer(OUTGOING_START_SIZE)), pdu, sequenceNumber);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flush);
+    }
   }
 
   private readonly flush = (): void => {
-    if (this.outgoing.length === 0) return;
-    const chunks = this.outgoing;
-    this.outgoing = [];
-    if (this.socket.destroyed) return;
-    this.socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    this.flushScheduled = false;
+    const out = this.outgoing;
+    // A fresh buffer for the next turn: the socket may hold on to this one until it is sent.
+    this.outgoing = null;
+    if (out === null || out.length === 0 || this.socket.destroyed) return;
+    this.socket.write(out.toBuffer());
   };
 
   private receive(chunk: Buffer): void {

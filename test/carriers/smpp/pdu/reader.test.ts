@@ -110,6 +110,16 @@ describe('PduReader / decodePdu on malformed PDUs', () => {
     expect(result.kind === 'invalid' && result.reason).toMatch(/systemId.*NUL/);
   });
 
+  it('a C-string without its NUL stays invalid when the next PDU in the chunk holds a NUL', () => {
+    // The reader decodes PDUs where they lie in the chunk: the first one's system_id must not
+    // borrow the zero octets of the enquire_link behind it.
+    const unterminated = hex('00000015 00000002 00000000 00000005 736d736777');
+    const results = new PduReader().feed(Buffer.concat([unterminated, enquire]));
+    expect(kinds(results)).toEqual(['invalid', 'enquire_link']);
+    expect(results[0]?.kind === 'invalid' && results[0].reason).toMatch(/systemId.*NUL/);
+    expect(results[1]).toMatchObject({ kind: 'pdu', pdu: { sequenceNumber: 43 } });
+  });
+
   it('a body that ends inside a field, or a TLV that overruns, is invalid', () => {
     const short = Buffer.from(submit.subarray(0, 30));
     short.writeUInt32BE(30, 0);

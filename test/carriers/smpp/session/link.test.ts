@@ -52,6 +52,17 @@ describe('link writes', () => {
     expect(writes).toHaveBeenCalledTimes(2);
   });
 
+  it('a PDU that cannot be encoded throws and leaves the others of its turn intact', async () => {
+    const { link, received } = await linked();
+    link.send(makePdu('enquire_link_resp', { sequenceNumber: 1 }));
+    const tooLong = makePdu('submit_sm_resp', { sequenceNumber: 2, messageId: 'x'.repeat(65) });
+    expect(() => link.send(tooLong)).toThrow(/messageId/);
+    link.send(makePdu('enquire_link_resp', { sequenceNumber: 3 }));
+    await waitFor(() => received.length === 2, 'the two good PDUs');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(received.map((p) => p.sequenceNumber)).toEqual([1, 3]);
+  });
+
   it('end() and destroy() first write what was sent', async () => {
     const ending = await linked();
     ending.link.send(makePdu('unbind_resp', { sequenceNumber: 7 }));
