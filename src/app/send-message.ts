@@ -5,6 +5,7 @@ import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
 import { countParts } from '../domain/parts.js';
 import type { Account, Store } from '../store/port.js';
 import { checkCallbackUrl } from '../webhooks/address-guard.js';
+import type { MessageWriter } from './message-writer.js';
 
 /** The POST /sms/message body after schema validation (types and lengths already hold). */
 export interface SendInput {
@@ -34,6 +35,7 @@ export interface SendDeps {
   readonly store: Store;
   readonly now: () => number;
   readonly wake?: () => void;
+  readonly writer: MessageWriter;
 }
 
 /**
@@ -74,8 +76,8 @@ export async function sendMessage(deps: SendDeps, account: Account, input: SendI
   }
 
   const credits = numParts * recipients.length;
-  const result = await deps.store.messages.create(
-    {
+  const result = await deps.writer.create({
+    message: {
       accountId: account.id,
       sender,
       body: input.body,
@@ -92,8 +94,8 @@ export async function sendMessage(deps: SendDeps, account: Account, input: SendI
       numRecipients: recipients.length,
     },
     recipients,
-    account.credits === null ? 0 : credits,
-  );
+    credits: account.credits === null ? 0 : credits,
+  });
   if (result.kind === 'credit_insufficient') {
     throw new ValidationError({
       httpStatus: 403,

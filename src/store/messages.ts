@@ -2,11 +2,18 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
-import type { Dialect } from './dialect.js';
+import { insertRows } from './insert-rows.js';
 import { listPage, type ListSort } from './list-page.js';
 import { JOB } from './job-kinds.js';
 import { enqueue, type NewJob } from './outbox.js';
-import type { MessageListQuery, MessageRecord, MessageSortField, MessageStore, NewMessage } from './port.js';
+import type {
+  CreateMessageResult,
+  MessageListQuery,
+  MessageRecord,
+  MessageSortField,
+  MessageStore,
+  NewMessageInput,
+} from './port.js';
 import type { Database, MessagesTable } from './schema.js';
 
 const SORT_COLUMNS = {
@@ -23,92 +30,14 @@ const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = {
   nullable: new Set(['complete_at', 'ref']),
 };
 
-export function messageStore(db: Kysely<Database>, dialect: Dialect): MessageStore {
-  const recipientColumns = 5;
-  const chunk = Math.min(1000, Math.floor(dialect.maxParameters / recipientColumns));
-
+export function messageStore(db: Kysely<Database>): MessageStore {
   return {
-    async create(message: NewMessage, recipients, credits) {
-      return db.transaction().execute(async (tx) => {
-        let reserved = 0;
-        if (credits > 0) {
-          // Atomic on both engines: the balance can never go negative under concurrent sends.
-          const taken = await tx
-            .updateTable('accounts')
-            .set((eb) => ({ credits: eb('credits', '-', credits) }))
-            .where('id', '=', message.accountId)
-            .where('credits', 'is not', null)
-            .where('credits', '>=', credits)
-            .returning('credits')
-            .executeTakeFirst();
-          if (taken) {
-            reserved = credits;
-          } else {
-            const account = await tx
-              .selectFrom('accounts')
-              .select('credits')
-              .where('id', '=', message.accountId)
-              .executeTakeFirstOrThrow();
-            if (account.credits !== null)
-              return { kind: 'credit_insufficient', available: account.credits } as const;
-          }
-        }
-        const { id } = await tx
-          .insertInto('messages')
-          .values({
-            account_id: message.accountId,
-            sender: message.sender,
-            body: message.body,
-            ref: message.ref,
-            callback_url: message.callbackUrl,
-            delivery_report: message.deliveryReport,
-            send_at: message.sendAt,
-            expires_at: message.expiresAt,
-            paused: message.paused ? 1 : 0,
-            created_at: message.createdAt,
-            num_parts: message.numParts,
-            encoding: message.encoding,
-            num_recipients: recipients.length,
-            open_recipients: recipients.length,
-            credits_reserved: reserved,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        for (let i = 0; i < recipients.length; i += chunk) {
-          await tx
-            .insertInto('recipients')
-            .values(
-              recipients.slice(i, i + chunk).map((msisdn) => ({
-                message_id: id,
-                msisdn,
-                status: 'pending',
-                status_code: STATUS_CODES.pending,
-                status_at: message.createdAt,
-              })),
-            )
-            .execute();
-        }
-        // The message's work is queued in the same commit: accepted means it will be sent.
-        const jobs: NewJob[] = [];
-        if (!message.paused)
-          jobs.push({
-            kind: JOB.release,
-            subjectId: id,
-            accountId: message.accountId,
-            runAt: message.sendAt,
-          });
-        if (message.expiresAt !== null) {
-          jobs.push({
-            kind: JOB.expire,
-            subjectId: id,
-            accountId: message.accountId,
-            runAt: message.expiresAt,
-          });
-        }
-        await enqueue(tx, jobs, message.createdAt);
-        return { kind: 'created', id } as const;
-      });
+    async create(message, recipients, credits) {
+      const [result] = await this.createMany([{ message, recipients, credits }]);
+      return result!;
     },
+
+    createMany: (items) => db.transaction().execute((tx) => createIn(tx, items)),
 
     async get(accountId, id) {
       const row = await db
@@ -161,6 +90,93 @@ export function messageStore(db: Kysely<Database>, dialect: Dialect): MessageSto
       return { rows: page.rows.map(toMessage), more: page.more };
     },
   };
+}
+
+/**
+ * Stores each message with its recipients (all `pending`), reserves its credits and queues its
+ * work. Messages are handled in order, so an earlier one may take credits a later one needed.
+ */
+async function createIn(
+  tx: Kysely<Database>,
+  items: readonly NewMessageInput[],
+): Promise<CreateMessageResult[]> {
+  const results: CreateMessageResult[] = [];
+  const recipientRows: unknown[][] = [];
+  const jobs: NewJob[] = [];
+  for (const { message, recipients, credits } of items) {
+    let reserved = 0;
+    if (credits > 0) {
+      const taken = await reserveCredits(tx, message.accountId, credits);
+      if (taken.kind === 'credit_insufficient') {
+        results.push(taken);
+        continue;
+      }
+      reserved = taken.reserved;
+    }
+    const { id } = await tx
+      .insertInto('messages')
+      .values({
+        account_id: message.accountId,
+        sender: message.sender,
+        body: message.body,
+        ref: message.ref,
+        callback_url: message.callbackUrl,
+        delivery_report: message.deliveryReport,
+        send_at: message.sendAt,
+        expires_at: message.expiresAt,
+        paused: message.paused ? 1 : 0,
+        created_at: message.createdAt,
+        num_parts: message.numParts,
+        encoding: message.encoding,
+        num_recipients: recipients.length,
+        open_recipients: recipients.length,
+        credits_reserved: reserved,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const msisdn of recipients) {
+      recipientRows.push([id, msisdn, 'pending', STATUS_CODES.pending, message.createdAt]);
+    }
+    // The message's work is queued in the same commit: accepted means it will be sent.
+    if (!message.paused) {
+      jobs.push({ kind: JOB.release, subjectId: id, accountId: message.accountId, runAt: message.sendAt });
+    }
+    if (message.expiresAt !== null) {
+      jobs.push({ kind: JOB.expire, subjectId: id, accountId: message.accountId, runAt: message.expiresAt });
+    }
+    results.push({ kind: 'created', id });
+  }
+  await insertRows(tx, 'recipients', RECIPIENT_COLUMNS, recipientRows);
+  await enqueue(tx, jobs, items[0]?.message.createdAt ?? 0);
+  return results;
+}
+
+const RECIPIENT_COLUMNS = ['message_id', 'msisdn', 'status', 'status_code', 'status_at'];
+
+/** Atomic on both engines: the balance can never go negative under concurrent sends. */
+async function reserveCredits(
+  tx: Kysely<Database>,
+  accountId: number,
+  credits: number,
+): Promise<{ kind: 'reserved'; reserved: number } | { kind: 'credit_insufficient'; available: number }> {
+  const taken = await tx
+    .updateTable('accounts')
+    .set((eb) => ({ credits: eb('credits', '-', credits) }))
+    .where('id', '=', accountId)
+    .where('credits', 'is not', null)
+    .where('credits', '>=', credits)
+    .returning('credits')
+    .executeTakeFirst();
+  if (taken) return { kind: 'reserved', reserved: credits };
+  const account = await tx
+    .selectFrom('accounts')
+    .select('credits')
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  // Unlimited since the caller looked: nothing to reserve.
+  return account.credits === null
+    ? { kind: 'reserved', reserved: 0 }
+    : { kind: 'credit_insufficient', available: account.credits };
 }
 
 function toMessage(row: Selectable<MessagesTable>): MessageRecord {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './dialect.js';
+import { insertRows } from './insert-rows.js';
 import type { Database } from './schema.js';
 
 export interface OutboxJob {
@@ -25,20 +26,12 @@ export interface ClaimFilter {
 
 /** Writes work rows inside the caller's transaction (the outbox pattern). */
 export async function enqueue(tx: Kysely<Database>, jobs: readonly NewJob[], now: number): Promise<void> {
-  for (let i = 0; i < jobs.length; i += 1000) {
-    await tx
-      .insertInto('outbox')
-      .values(
-        jobs.slice(i, i + 1000).map((j) => ({
-          kind: j.kind,
-          subject_id: j.subjectId,
-          account_id: j.accountId,
-          run_at: j.runAt,
-          created_at: now,
-        })),
-      )
-      .execute();
-  }
+  await insertRows(
+    tx,
+    'outbox',
+    ['kind', 'subject_id', 'account_id', 'run_at', 'created_at'],
+    jobs.map((j) => [j.kind, j.subjectId, j.accountId, j.runAt, now]),
+  );
 }
 
 /**

@@ -120,6 +120,12 @@ export interface RecipientStatus {
   readonly statusCode: number;
 }
 
+export interface NewMessageInput {
+  readonly message: NewMessage;
+  readonly recipients: readonly string[];
+  readonly credits: number;
+}
+
 export type CreateMessageResult =
   | { readonly kind: 'created'; readonly id: number }
   | { readonly kind: 'credit_insufficient'; readonly available: number };
@@ -160,6 +166,11 @@ export interface MessageStore {
    * limited account, in one transaction: either everything is stored or nothing is.
    */
   create(message: NewMessage, recipients: readonly string[], credits: number): Promise<CreateMessageResult>;
+  /**
+   * Several `create`s in one transaction (group commit), in order; one result per item. An item
+   * refused for credits does not affect the others.
+   */
+  createMany(items: readonly NewMessageInput[]): Promise<CreateMessageResult[]>;
   get(accountId: number, id: number): Promise<MessageRecord | null>;
   recipientStatuses(messageId: number): Promise<RecipientStatus[]>;
   /** Recipient msisdns of several messages, in insertion order. */

@@ -2,6 +2,7 @@ import { accountStore } from './accounts.js';
 import { connectorStore } from './connectors.js';
 import { engineStore } from './engine-store.js';
 import { inboundStore } from './inbound.js';
+import { withKeyCache } from './key-cache.js';
 import type { TransitionSink } from './transitions.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
@@ -15,8 +16,8 @@ export interface StoreOptions {
 
 export function createStore(conn: Connection, options: StoreOptions = {}): Store {
   return {
-    accounts: accountStore(conn.db),
-    messages: messageStore(conn.db, conn.dialect),
+    accounts: withKeyCache(accountStore(conn.db)),
+    messages: messageStore(conn.db),
     engine: engineStore(conn.db, conn.dialect, options.transitionSink),
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),

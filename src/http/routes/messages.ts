@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { listMessages, parseReadOptions, readMessage } from '../../app/read-messages.js';
 import { sendMessage } from '../../app/send-message.js';
+import { createMessageWriter } from '../../app/message-writer.js';
 import { cancelMessage, setPaused } from '../../app/control-message.js';
 import type { RawQuery } from '../../app/list-query.js';
 import { accountOf, requireAccount } from '../auth.js';
@@ -26,6 +27,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
   const auth = requireAccount(store);
   const security = [{ apiKey: [] }];
   const SendBody = sendSmsBody(deps.config.maxRecipients);
+  const send = { ...deps, writer: createMessageWriter(store) };
 
   resource(app, '/sms/message', {
     POST: {
@@ -46,7 +48,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
       handler: async (request, reply) => {
-        const result = await sendMessage(deps, accountOf(request), request.body as Static<typeof SendBody>);
+        const result = await sendMessage(send, accountOf(request), request.body as Static<typeof SendBody>);
         if (result.kind === 'too_many_parts') {
           return reply.code(200).send({
             num_parts: result.numParts,
