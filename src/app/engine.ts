@@ -70,11 +70,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   let dispatcher: Dispatcher | null = null;
   const messageJobs: Runner = startRunner(
     {
-      claim: () => store.engine.claimMessageJobs(worker, now(), LEASE_MS, 50),
-      handle: async (job) => {
-        const changed = await store.engine.runMessageJob(job, worker, now());
+      claim: () => store.engine.claimMessageJobs(worker, now(), LEASE_MS, 500),
+      handle: async (jobs) => {
+        const changed = await store.engine.runMessageJobs(jobs, worker, now());
         if (changed.some((c) => c.status === 'submitted')) dispatcher?.wake();
-        if (job.kind === JOB.release && changed.length > 0) messageJobs.wake();
       },
       fail: (job, error) => store.engine.retryJob(job, worker, now() + 5_000, String(error)),
       nextDue: () => store.engine.nextDue([JOB.release, JOB.expire]),

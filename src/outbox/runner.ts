@@ -5,8 +5,11 @@ import { createSleeper } from './sleeper.js';
 export interface RunnerOps<J> {
   /** Claims due jobs (with a lease held by this worker). */
   claim(): Promise<J[]>;
-  /** Does one job's work and completes it; a throw leaves the job to `fail`. */
-  handle(job: J): Promise<void>;
+  /**
+   * Does the claimed jobs' work and completes them, together (one transaction for many small
+   * jobs). If it throws, each job is handled alone, so one bad job cannot hold back the rest.
+   */
+  handle(jobs: J[]): Promise<void>;
   fail(job: J, error: unknown): Promise<void>;
   /** Epoch ms when the next job becomes claimable, or null when there is none. */
   nextDue(): Promise<number | null>;
@@ -30,18 +33,30 @@ export interface Runner {
 export function startRunner<J>(ops: RunnerOps<J>, options: RunnerOptions): Runner {
   const sleeper = createSleeper();
   let running = true;
+  const handleAll = async (jobs: J[]) => {
+    try {
+      await ops.handle(jobs);
+      return;
+    } catch (error) {
+      if (jobs.length === 1) return failed(jobs[0]!, error);
+    }
+    for (const job of jobs) {
+      try {
+        await ops.handle([job]);
+      } catch (error) {
+        await failed(job, error);
+      }
+    }
+  };
+  const failed = async (job: J, error: unknown) => {
+    options.logger.warn({ err: error, runner: options.name }, 'job failed; it will be retried');
+    await ops.fail(job, error);
+  };
   const loop = (async () => {
     while (running) {
       try {
         const jobs = await ops.claim();
-        for (const job of jobs) {
-          try {
-            await ops.handle(job);
-          } catch (error) {
-            options.logger.warn({ err: error, runner: options.name }, 'job failed; it will be retried');
-            await ops.fail(job, error);
-          }
-        }
+        if (jobs.length > 0) await handleAll(jobs);
         if (jobs.length > 0) continue;
         const next = await ops.nextDue();
         const wait = next === null ? options.maxSleepMs : Math.min(options.maxSleepMs, next - options.now());

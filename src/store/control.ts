@@ -26,27 +26,47 @@ async function recipientsIn(
 }
 
 /**
- * The message is due: a chunk of its pending recipients become `submitted` and get send work,
- * in one transaction. Returns true when recipients remain and the job should run again.
+ * Releases several due messages in one transaction (what the message-job runner claims together):
+ * up to CONTROL_CHUNK pending recipients across them, in message order. Returns the messages
+ * fully released; the others (paused ones excepted) have recipients left and run again.
  */
-export async function releaseDueIn(
+export async function releaseManyIn(
   tx: Kysely<Database>,
   dialect: Dialect,
-  messageId: number,
+  messageIds: readonly number[],
   now: number,
   sink?: TransitionSink,
-): Promise<{ more: boolean; changed: Changed[] }> {
-  const message = await tx
+): Promise<{ done: Set<number>; changed: Changed[] }> {
+  const messages = await tx
     .selectFrom('messages')
-    .select(['paused', 'account_id'])
-    .where('id', '=', messageId)
-    .executeTakeFirst();
-  if (!message || message.paused === 1) return { more: false, changed: [] };
-  const ids = await recipientsIn(tx, messageId, ['pending'], CONTROL_CHUNK);
+    .select(['id', 'paused', 'account_id'])
+    .where('id', 'in', messageIds)
+    .execute();
+  const done = new Set(messages.filter((m) => m.paused === 1).map((m) => m.id));
+  const accountOf = new Map(messages.filter((m) => m.paused === 0).map((m) => [m.id, m.account_id]));
+  // A job whose message is gone (never, short of manual deletion) has nothing left to do.
+  for (const id of messageIds) if (!done.has(id) && !accountOf.has(id)) done.add(id);
+  if (accountOf.size === 0) return { done, changed: [] };
+
+  const rows = await tx
+    .selectFrom('recipients')
+    .select(['id', 'message_id'])
+    .where('message_id', 'in', [...accountOf.keys()])
+    .where('status', '=', 'pending')
+    .orderBy('message_id')
+    .orderBy('id')
+    .limit(CONTROL_CHUNK)
+    .execute();
+  const full = rows.length === CONTROL_CHUNK;
+  const last = rows.at(-1)?.message_id;
+  for (const id of accountOf.keys()) {
+    // With a full chunk, the last message reached (and any after it) may still have recipients.
+    if (!full || (last !== undefined && id < last)) done.add(id);
+  }
   const changed = await applyChanges(
     tx,
     dialect,
-    ids.map((recipientId) => ({ recipientId, to: 'submitted' })),
+    rows.map((r) => ({ recipientId: r.id, to: 'submitted' })),
     now,
     sink,
   );
@@ -55,12 +75,12 @@ export async function releaseDueIn(
     changed.map((c) => ({
       kind: JOB.send,
       subjectId: c.recipientId,
-      accountId: message.account_id,
+      accountId: accountOf.get(c.messageId)!,
       runAt: now,
     })),
     now,
   );
-  return { more: ids.length === CONTROL_CHUNK, changed };
+  return { done, changed };
 }
 
 /** Moves a chunk of a message's recipients that have not reached the carrier to `to`. */

@@ -4,7 +4,7 @@ import {
   cancelIn,
   expireIn,
   pauseIn,
-  releaseDueIn,
+  releaseManyIn,
   resumeIn,
   sweepReceiptTimeoutsIn,
   type PauseOutcome,
@@ -44,8 +44,11 @@ export interface EngineStore {
   applyReceipts(connector: string, receipts: readonly CarrierReceipt[], now: number): Promise<Changed[]>;
   /** Claims release/expire work (message-level jobs). */
   claimMessageJobs(worker: string, now: number, leaseMs: number, limit: number): Promise<OutboxJob[]>;
-  /** Runs one release or expire job; completes it, or leaves it due again when more remains. */
-  runMessageJob(job: OutboxJob, worker: string, now: number): Promise<Changed[]>;
+  /**
+   * Runs release and expire jobs in one transaction; completes each, or leaves it due again
+   * when its message has recipients left.
+   */
+  runMessageJobs(jobs: readonly OutboxJob[], worker: string, now: number): Promise<Changed[]>;
   /** Puts a job back after a handler failure, with the error kept for a person to read. */
   retryJob(job: OutboxJob, worker: string, runAt: number, error: string): Promise<void>;
   nextDue(kinds: readonly string[]): Promise<number | null>;
@@ -92,19 +95,36 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sink?: Trans
       tx((t) => applyReceiptsIn(t, dialect, connector, receipts, now, sink)),
     claimMessageJobs: (worker, now, leaseMs, limit) =>
       tx((t) => claimJobs(t, dialect, { kinds: [JOB.release, JOB.expire] }, worker, now, leaseMs, limit)),
-    runMessageJob: (job, worker, now) =>
+    runMessageJobs: (jobs, worker, now) =>
       tx(async (t) => {
-        const run = job.kind === JOB.release ? releaseDueIn : expireIn;
-        const { more, changed } = await run(t, dialect, job.subjectId, now, sink);
-        if (more) {
+        const changed: Changed[] = [];
+        const finished: number[] = [];
+        const unfinished: number[] = [];
+        const releases = jobs.filter((j) => j.kind === JOB.release);
+        if (releases.length > 0) {
+          const released = await releaseManyIn(
+            t,
+            dialect,
+            releases.map((j) => j.subjectId),
+            now,
+            sink,
+          );
+          changed.push(...released.changed);
+          for (const j of releases) (released.done.has(j.subjectId) ? finished : unfinished).push(j.id);
+        }
+        for (const job of jobs.filter((j) => j.kind === JOB.expire)) {
+          const { more, changed: expired } = await expireIn(t, dialect, job.subjectId, now, sink);
+          changed.push(...expired);
+          (more ? unfinished : finished).push(job.id);
+        }
+        await completeJobs(t, finished, worker);
+        if (unfinished.length > 0) {
           await t
             .updateTable('outbox')
             .set({ locked_by: null, locked_until: null })
-            .where('id', '=', job.id)
+            .where('id', 'in', unfinished)
             .where('locked_by', '=', worker)
             .execute();
-        } else {
-          await completeJobs(t, [job.id], worker);
         }
         return changed;
       }),

@@ -84,7 +84,15 @@ export async function applyChanges(
   }
   if (changed.length === 0) return changed;
 
-  const messageIds = [...perMessage.keys()].sort((a, b) => a - b);
+  // Only `sent` and final statuses move a message's counters (submitted, for one, does not).
+  const messageIds = [...perMessage]
+    .filter(([, m]) => m.sent > 0 || m.finals > 0)
+    .map(([id]) => id)
+    .sort((a, b) => a - b);
+  if (messageIds.length === 0) {
+    if (sink) await sink(tx, changed);
+    return changed;
+  }
   let select = tx
     .selectFrom('messages')
     .select(['id', 'account_id', 'num_parts', 'credits_reserved'])
