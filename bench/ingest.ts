@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createAccount } from '../src/app/accounts.js';
@@ -69,6 +70,7 @@ interface Measurement {
   readonly unit: string;
   readonly latency: LatencySummary | null;
   readonly unexpected: number;
+  readonly serverBusy: Measured['serverBusy'];
 }
 
 interface Target {
@@ -219,6 +221,7 @@ async function benchEngine(engine: Engine, options: RunOptions): Promise<EngineR
         unit: 'messages/s',
         latency: null,
         unexpected: 0,
+        serverBusy: null,
       });
       const since = Math.floor(seeded.firstCreatedAt / 1000);
       const list = (label: string, paths: string[]) => listQueries(lister, sizes.list, label, paths);
@@ -294,6 +297,7 @@ async function singlePosts(t: Endpoint, s: Sizes['single']): Promise<Measurement
     unit: 'req/s',
     latency: result.latency,
     unexpected: result.unexpected,
+    serverBusy: result.serverBusy,
   };
 }
 
@@ -319,6 +323,7 @@ async function bulkPosts(t: Endpoint, s: Sizes['bulk']): Promise<Measurement> {
     unit: 'recipients/s',
     latency: result.latency,
     unexpected: result.unexpected,
+    serverBusy: result.serverBusy,
   };
 }
 
@@ -338,6 +343,7 @@ async function listQueries(
     unit: 'req/s',
     latency: result.latency,
     unexpected: result.unexpected,
+    serverBusy: result.serverBusy,
   };
 }
 
@@ -346,6 +352,13 @@ interface Measured {
   readonly elapsedMs: number;
   readonly latency: LatencySummary | null;
   readonly unexpected: number;
+  /** The server thread's busy share while the load ran, and its busy time per request. */
+  readonly serverBusy: {
+    readonly share: number;
+    readonly perRequestUs: number;
+    /** CPU time of the server thread itself (Linux): unlike busy time, neighbours barely move it. */
+    readonly cpuPerRequestUs: number | null;
+  } | null;
 }
 
 async function measure(
@@ -355,7 +368,11 @@ async function measure(
   concurrency: number,
   expectStatus: number,
 ): Promise<Measured> {
-  if (n === 0) return { sent: 0, elapsedMs: 0, latency: null, unexpected: 0 };
+  if (n === 0) return { sent: 0, elapsedMs: 0, latency: null, unexpected: 0, serverBusy: null };
+  // The server runs on this thread: its event-loop busy time is the server's CPU, whatever
+  // else the shared machine is doing (wall-clock rates are not).
+  const before = performance.eventLoopUtilization();
+  const cpuBefore = mainThreadCpuMs();
   const result = await runLoadIn(t.place, {
     origin: t.origin,
     headers: t.headers,
@@ -365,18 +382,42 @@ async function measure(
     concurrency,
     expectStatus,
   });
+  const busy = performance.eventLoopUtilization(before);
+  const cpuMs = mainThreadCpuMs() - cpuBefore;
+  const sent = result.latenciesMs.length;
   if (result.unexpected > 0) {
     process.stderr.write(
       `warning: ${result.unexpected} unexpected responses, first: ${result.firstUnexpected}\n`,
     );
   }
   return {
-    sent: result.latenciesMs.length,
+    sent,
     elapsedMs: result.elapsedMs,
     latency: summarise(result.latenciesMs),
     unexpected: result.unexpected,
+    // With --load main the load generator's own time is included.
+    serverBusy: {
+      share: busy.utilization,
+      perRequestUs: sent > 0 ? (busy.active * 1000) / sent : 0,
+      cpuPerRequestUs: Number.isNaN(cpuMs) || sent === 0 ? null : (cpuMs * 1000) / sent,
+    },
   };
 }
+
+/** CPU time (user + system) of this process's main thread, from /proc; NaN where there is none. */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ, 100 on every Linux platform Node supports. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** The machine's 1-minute load average: above the CPU count, other work skewed the numbers. */
 function loadAverage(): string {
@@ -399,7 +440,11 @@ function formatLine(engine: Engine, m: Measurement): string {
   const latency = m.latency ? `  p50 ${ms(m.latency.p50)}  p99 ${ms(m.latency.p99)}` : '';
   const errors = m.unexpected > 0 ? `  (${count(m.unexpected)} unexpected responses)` : '';
   const goal = target === '-' ? '' : `  target ${target}: ${v}`;
-  return `${engine.padEnd(8)} ${m.label}: ${count(m.rate)} ${m.unit}${latency}${goal}${errors}`;
+  const busy = m.serverBusy
+    ? `  server thread ${(m.serverBusy.share * 100).toFixed(0)}% busy` +
+      (m.serverBusy.cpuPerRequestUs === null ? '' : `, ${count(m.serverBusy.cpuPerRequestUs)} µs CPU/request`)
+    : '';
+  return `${engine.padEnd(8)} ${m.label}: ${count(m.rate)} ${m.unit}${latency}${goal}${busy}${errors}`;
 }
 
 function summaryTable(engine: Engine, measurements: readonly Measurement[]): string {
