@@ -37,7 +37,10 @@ export class RecentIds {
   /** The id as submitted, or null when no recent submit matches. */
   find(receiptId: string): string | null {
     const key = normalise(receiptId);
-    for (const form of [key, ...otherForms(key)]) {
+    // The same form as submitted is the common case: no need to try the others (BigInt parses).
+    const same = this.ids.get(key);
+    if (same !== undefined && messageIdsMatch(same, receiptId)) return same;
+    for (const form of otherForms(key)) {
       const found = this.ids.get(form);
       if (found !== undefined && messageIdsMatch(found, receiptId)) return found;
     }

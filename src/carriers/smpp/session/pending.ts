@@ -1,5 +1,5 @@
 /**
- * Requests awaiting their response, by sequence number. Every entry has a timer, so nothing
+ * Requests awaiting their response, by sequence number. Every entry has a deadline, so nothing
  * waits forever: a lost response costs one timeout, never a stuck window slot.
  */
 import type { Pdu } from '../pdu/index.js';
@@ -7,7 +7,9 @@ import { failed, type Reply, type RequestFailure } from './reply.js';
 
 interface Entry {
   readonly resolve: (reply: Reply) => void;
-  readonly timer: NodeJS.Timeout;
+  readonly deadline: number;
+  readonly timeoutMs: number;
+  readonly what: string;
   readonly onResponse: ((pdu: Pdu) => void) | undefined;
 }
 
@@ -17,6 +19,13 @@ const MAX_SEQUENCE = 0x7fffffff;
 export class PendingRequests {
   private readonly entries = new Map<number, Entry>();
   private sequence = 0;
+  /**
+   * One timer for all entries, set for the earliest deadline that may still be open. A timer
+   * per request was a Timeout object, a closure and a clearTimeout for every submit and every
+   * deliver_sm; with the window full, this one fires about once per timeout period.
+   */
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = 0;
 
   nextSequence(): number {
     // Skip numbers still awaiting a response after a wrap, however unlikely.
@@ -36,11 +45,9 @@ export class PendingRequests {
     onResponse?: (pdu: Pdu) => void,
   ): Promise<Reply> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.entries.delete(sequenceNumber);
-        resolve(failed('timeout', `no response to ${what} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.entries.set(sequenceNumber, { resolve, timer, onResponse });
+      const deadline = Date.now() + timeoutMs;
+      this.entries.set(sequenceNumber, { resolve, deadline, timeoutMs, what, onResponse });
+      this.wakeAt(deadline);
     });
   }
 
@@ -49,7 +56,8 @@ export class PendingRequests {
     const entry = this.entries.get(sequenceNumber);
     if (!entry) return false;
     this.entries.delete(sequenceNumber);
-    clearTimeout(entry.timer);
+    // Nothing left to time out: no timer keeps the process alive for an idle link.
+    if (this.entries.size === 0) this.stopTimer();
     entry.resolve(reply);
     return true;
   }
@@ -66,4 +74,30 @@ export class PendingRequests {
   get size(): number {
     return this.entries.size;
   }
+
+  private wakeAt(deadline: number): void {
+    if (this.timer !== null && this.timerAt <= deadline) return;
+    this.stopTimer();
+    this.timerAt = deadline;
+    this.timer = setTimeout(this.expire, Math.max(0, deadline - Date.now()));
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private readonly expire = (): void => {
+    this.timer = null;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [seq, entry] of [...this.entries]) {
+      if (entry.deadline <= now) {
+        this.settle(seq, failed('timeout', `no response to ${entry.what} within ${entry.timeoutMs} ms`));
+      } else {
+        next = Math.min(next, entry.deadline);
+      }
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.wakeAt(next);
+  };
 }

@@ -149,6 +149,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
     fields: SubmitFields,
     onAccepted: ((messageId: string) => void) | undefined,
   ): Promise<SubmitResult> => {
+    inFlight++;
     await window.acquire();
     try {
       await bucket.take(stopSignal.signal);
@@ -169,6 +170,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
       return readSubmitResp(reply.pdu);
     } finally {
       window.release();
+      inFlight--;
     }
   };
 
@@ -178,15 +180,11 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
       connecting = connectOnce().finally(() => (connecting = null));
       return connecting;
     },
-    async submit(fields, onAccepted) {
-      if (ending()) return { kind: 'failed', error: 'stopping', detail: 'session stopping' };
-      if (!links) return { kind: 'failed', error: 'not-bound', detail: `not bound (${state})` };
-      inFlight++;
-      try {
-        return await send(fields, onAccepted);
-      } finally {
-        inFlight--;
-      }
+    submit(fields, onAccepted) {
+      if (ending()) return Promise.resolve({ kind: 'failed', error: 'stopping', detail: 'session stopping' });
+      if (!links)
+        return Promise.resolve({ kind: 'failed', error: 'not-bound', detail: `not bound (${state})` });
+      return send(fields, onAccepted);
     },
     slowDown: () => bucket.slowDown(),
     stop() {
