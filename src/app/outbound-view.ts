@@ -1,9 +1,9 @@
 import { formatDateTime } from '../domain/dates.js';
 import { emptyCounts, type StatusCounts } from '../domain/status.js';
-import type { MessageRecord, RecipientStatus } from '../store/port.js';
+import type { MessageListRow, MessageRecord, RecipientStatus } from '../store/port.js';
 
 /** The wire shapes of an outbound message (interface.md "Outbound message"). */
-export function plainOutbound<T>(m: MessageRecord, to: T) {
+export function plainOutbound<T>(m: MessageListRow, to: T) {
   return {
     messageID: m.id,
     to,

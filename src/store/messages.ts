@@ -74,7 +74,12 @@ export function messageStore(db: Kysely<Database>): MessageStore {
     },
 
     async list(accountId, q: MessageListQuery) {
-      let query = db.selectFrom('messages').selectAll().where('account_id', '=', accountId);
+      // Only what a list item shows: turning all 18 columns of 100 rows into JavaScript values
+      // took more than half of the query's time.
+      let query = db
+        .selectFrom('messages')
+        .select(['id', 'sender', 'body', 'send_at', 'expires_at', 'ref', 'callback_url', 'paused'])
+        .where('account_id', '=', accountId);
       // `+created_at` keeps SQLite's planner (which has no statistics) from choosing the
       // created_at index and sorting the whole 24-hour window; it walks (account_id, id) instead.
       query = query.where(sql<number>`+created_at`, '>=', q.createdMin);
@@ -87,7 +92,19 @@ export function messageStore(db: Kysely<Database>): MessageStore {
       if (q.paused !== undefined) query = query.where('paused', '=', q.paused ? 1 : 0);
       if (q.completed !== undefined) query = query.where('complete_at', q.completed ? 'is not' : 'is', null);
       const page = await listPage(query, LIST_SORT, q.sort, q.limit, q.offset);
-      return { rows: page.rows.map(toMessage), more: page.more };
+      return {
+        rows: page.rows.map((r) => ({
+          id: r.id,
+          sender: r.sender,
+          body: r.body,
+          sendAt: r.send_at,
+          expiresAt: r.expires_at,
+          ref: r.ref,
+          callbackUrl: r.callback_url,
+          paused: r.paused === 1,
+        })),
+        more: page.more,
+      };
     },
   };
 }

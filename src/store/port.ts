@@ -109,6 +109,12 @@ export interface MessageRecord {
   readonly balanceUsed: number;
 }
 
+/** What a list item shows (interface.md "Outbound message"): listing reads nothing more. */
+export type MessageListRow = Pick<
+  MessageRecord,
+  'id' | 'sender' | 'body' | 'sendAt' | 'expiresAt' | 'ref' | 'callbackUrl' | 'paused'
+>;
+
 export type NewMessage = Omit<
   MessageRecord,
   'id' | 'completeAt' | 'openRecipients' | 'creditsReserved' | 'balanceUsed'
@@ -175,7 +181,7 @@ export interface MessageStore {
   recipientStatuses(messageId: number): Promise<RecipientStatus[]>;
   /** Recipient msisdns of several messages, in insertion order. */
   recipientsOf(messageIds: readonly number[]): Promise<Map<number, string[]>>;
-  list(accountId: number, query: MessageListQuery): Promise<{ rows: MessageRecord[]; more: boolean }>;
+  list(accountId: number, query: MessageListQuery): Promise<{ rows: MessageListRow[]; more: boolean }>;
 }
 
 export interface Store {
