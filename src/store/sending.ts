@@ -142,6 +142,8 @@ export async function recordSubmitsIn(
   const finished: number[] = [];
   const parts: { connector: string; carrier_id: string; recipient_id: number; part: number }[] = [];
   const acceptedAttempts: number[] = [];
+  // Refusals mostly share their reason (a carrier's error text): one UPDATE per distinct one.
+  const ended = new Map<string, { outcome: string; detail: string; ids: number[] }>();
   for (const { work, outcome } of results) {
     if (outcome.kind === 'accepted') {
       changes.push({ recipientId: work.recipientId, to: 'sent' });
@@ -153,11 +155,10 @@ export async function recordSubmitsIn(
       continue;
     }
     const detail = outcome.reason.slice(0, 500);
-    await tx
-      .updateTable('submit_attempts')
-      .set({ finished_at: now, outcome: outcome.kind, detail })
-      .where('id', '=', work.attemptId)
-      .execute();
+    const key = `${outcome.kind}\n${detail}`;
+    const group = ended.get(key) ?? { outcome: outcome.kind, detail, ids: [] };
+    group.ids.push(work.attemptId);
+    ended.set(key, group);
     if (outcome.kind === 'rejected' || outcome.kind === 'aborted') {
       changes.push({ recipientId: work.recipientId, to: outcome.kind });
       finished.push(work.jobId);
@@ -169,6 +170,13 @@ export async function recordSubmitsIn(
       if (delay === null) changes.push({ recipientId: work.recipientId, to: 'aborted' });
       finished.push(work.jobId);
     }
+  }
+  for (const { outcome, detail, ids } of ended.values()) {
+    await tx
+      .updateTable('submit_attempts')
+      .set({ finished_at: now, outcome, detail })
+      .where('id', 'in', ids)
+      .execute();
   }
   if (acceptedAttempts.length > 0) {
     await tx
