@@ -69,19 +69,10 @@ export function createDeliveryHandler(ctx: DeliveryContext): DeliveryHandler {
       await ctx.submitsSettled();
       carrierId = ctx.recentIds.find(r.messageId);
     }
-    const network = r.networkError
-      ? `network ${r.networkError.networkType}:${r.networkError.errorCode}`
-      : null;
-    const error = [r.err !== null && !/^0*$/.test(r.err) ? `err:${r.err}` : null, network]
-      .filter(Boolean)
-      .join(' ');
+    const error = receiptError(r);
     ctx.counters.count('receipts');
-    await ctx.events().receipt({
-      carrierId: carrierId ?? r.messageId,
-      state: receiptState(r.stat),
-      at: Date.now(),
-      ...(error ? { error } : {}),
-    });
+    const base = { carrierId: carrierId ?? r.messageId, state: receiptState(r.stat), at: Date.now() };
+    await ctx.events().receipt(error === null ? base : { ...base, error });
   };
 
   const inbound = async (pdu: InboundPdu) => {
@@ -106,10 +97,19 @@ export function createDeliveryHandler(ctx: DeliveryContext): DeliveryHandler {
   };
 
   return {
-    async handle(pdu) {
+    handle(pdu) {
       const r = readReceipt(pdu);
-      await (r ? receipt(r) : inbound(pdu));
+      return r ? receipt(r) : inbound(pdu);
     },
     flush: () => reassembly.flush(),
   };
+}
+
+const ZEROS = /^0*$/;
+
+/** The carrier's error detail of a receipt (`err:` other than zeros, a network error), or null. */
+function receiptError(r: Receipt): string | null {
+  const err = r.err !== null && !ZEROS.test(r.err) ? `err:${r.err}` : null;
+  const network = r.networkError ? `network ${r.networkError.networkType}:${r.networkError.errorCode}` : null;
+  return err !== null && network !== null ? `${err} ${network}` : (err ?? network);
 }

@@ -45,5 +45,8 @@ export function writeTlvs(w: Writer, tlvs: readonly Tlv[]): void {
 }
 
 export function findTlv(tlvs: readonly Tlv[] | undefined, tag: number): Buffer | undefined {
-  return tlvs?.find((t) => t.tag === tag)?.value;
+  if (tlvs === undefined) return undefined;
+  // A loop rather than find(): this runs several times for every receipt.
+  for (const t of tlvs) if (t.tag === tag) return t.value;
+  return undefined;
 }
