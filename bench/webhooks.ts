@@ -13,8 +13,10 @@ const HELP = `Usage: npm run bench -- webhooks [--engine sqlite|postgres|both] [
 per_recipient_final delivery reports for N recipients (default 50,000) through the real server
 (simulator with zero delay) to a receiver on loopback, in a worker thread of its own.
 Reported: webhooks/s and the latency from each recipient's final status (the report's tstamp)
-to its arrival. Then the same again beside a second account whose receiver never answers
-(every attempt runs into SMSGW_WEBHOOK_TIMEOUT_MS), reporting the healthy receiver's numbers.
+to its arrival. Then the same twice more, beside a second account sending as many messages:
+first without reports (the control), then with a receiver that never answers (every attempt
+runs into SMSGW_WEBHOOK_TIMEOUT_MS). The stuck receiver's cost is the healthy receiver's drop
+from the control to the stuck phase (target ≤ 10%).
 `;
 
 const KEY = 'bench-webhooks-key';
@@ -128,7 +130,7 @@ async function phase(
   label: string,
   origin: string,
   receivers: Awaited<ReturnType<typeof startReceivers>>,
-  keys: { healthy: string; stuck?: string },
+  keys: { healthy: string; other?: string },
   recipients: number,
   batch: number,
 ): Promise<PhaseResult> {
@@ -140,7 +142,7 @@ async function phase(
     // Last digits 0–5 and 7–9 all reach a final status after the carrier accepted them;
     // 6 is refused at submit. Every recipient gets exactly one report either way.
     const to = Array.from({ length: n }, (_, i) => `+61491${String(sent + i).padStart(6, '0')}`);
-    for (const key of [keys.healthy, keys.stuck]) {
+    for (const key of [keys.healthy, keys.other]) {
       if (key === undefined) continue;
       await call(origin, 'POST', '/v1/sms/message', key, { to, from: 'Bench', body: 'Benchmark message' });
     }
@@ -193,6 +195,21 @@ async function runOne(engine: Engine, recipients: number, batch: number) {
       recipients,
       batch,
     );
+    // The control: a second account sending as much, without reports. What the stuck receiver
+    // itself costs the healthy one is the difference between this phase and the next; against
+    // "alone" the second account's sending work would count too.
+    const quiet = await call(origin, 'POST', '/admin/v1/accounts', ADMIN, {
+      name: 'bench-quiet',
+      any_sender: true,
+    });
+    const control = await phase(
+      `webhooks ${engine} beside a second account without reports`,
+      origin,
+      receivers,
+      { healthy: KEY, other: quiet.api_key as string },
+      recipients,
+      batch,
+    );
     const stuck = await call(origin, 'POST', '/admin/v1/accounts', ADMIN, {
       name: 'bench-stuck',
       any_sender: true,
@@ -203,11 +220,11 @@ async function runOne(engine: Engine, recipients: number, batch: number) {
       `webhooks ${engine} beside a stuck receiver`,
       origin,
       receivers,
-      { healthy: KEY, stuck: stuck.api_key as string },
+      { healthy: KEY, other: stuck.api_key as string },
       recipients,
       batch,
     );
-    return { engine, recipients, alone, beside, timeoutMs: config.webhookTimeoutMs };
+    return { engine, recipients, alone, control, beside, timeoutMs: config.webhookTimeoutMs };
   } finally {
     // The stuck receiver's sockets go first, so the attempts held on them end now.
     await receivers.close();
@@ -232,12 +249,21 @@ export async function runWebhooksBench(argv: string[]): Promise<void> {
   }
   const engines = values.engine === 'both' ? ENGINES : [values.engine as Engine];
   const rows: string[][] = [];
+  const verdicts: string[] = [];
   let timeoutMs = 0;
   for (const engine of engines) {
     const r = await runOne(engine, Number(values.recipients), Number(values.batch));
     timeoutMs = r.timeoutMs;
+    const rate = (p: PhaseResult) => r.recipients / p.elapsed;
+    const drop = 1 - rate(r.beside) / rate(r.control);
+    verdicts.push(
+      `${engine}: alone ${count(rate(r.alone) * 1000)}/s (target ≥ 5,000/s: ${rate(r.alone) * 1000 >= 5000 ? 'PASS' : 'MISS'}); ` +
+        `beside the stuck receiver ${(drop * 100).toFixed(1)}% below the control with the same sending load ` +
+        `(target ≤ 10%: ${drop <= 0.1 ? 'PASS' : 'MISS'}); ${(100 * (1 - rate(r.beside) / rate(r.alone))).toFixed(1)}% below alone`,
+    );
     for (const [name, p] of [
       ['alone', r.alone],
+      ['beside an account without reports', r.control],
       ['beside a stuck receiver', r.beside],
     ] as const) {
       rows.push([
@@ -250,7 +276,7 @@ export async function runWebhooksBench(argv: string[]): Promise<void> {
         ms(p.latency.p50),
         ms(p.latency.p99),
         ms(p.latency.max),
-        name === 'alone' ? '-' : count(p.stuckRequests),
+        name === 'beside a stuck receiver' ? count(p.stuckRequests) : '-',
         `${(p.cpuPerReport * 1000).toFixed(0)} µs`,
       ]);
     }
@@ -277,6 +303,6 @@ export async function runWebhooksBench(argv: string[]): Promise<void> {
           'cpu/report',
         ],
         rows,
-      )}\n`,
+      )}\n\n${verdicts.join('\n')}\n`,
   );
 }
