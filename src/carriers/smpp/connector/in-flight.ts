@@ -15,7 +15,11 @@ export class InFlight {
   track(submit: Promise<unknown>): void {
     const ticket = this.nextTicket++;
     this.open.add(ticket);
-    void submit.finally(() => this.settle(ticket));
+    // then(f, f), not finally(): finally's promise would reject with a rejected submit, unhandled.
+    submit.then(
+      () => this.settle(ticket),
+      () => this.settle(ticket),
+    );
   }
 
   /** Resolves once every submit tracked before this call has settled. */
