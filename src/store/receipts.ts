@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { combinePartStates } from '../domain/receipt-status.js';
 import type { CarrierReceipt } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
@@ -27,34 +27,43 @@ export async function applyReceiptsIn(
     .where('carrier_id', 'in', ids)
     .execute();
   const known = new Map(parts.map((p) => [p.carrier_id, p.recipient_id]));
-  const orphans = receipts.filter((r) => !known.has(r.carrierId));
-  for (const r of orphans) {
+  // The last receipt of an id wins, as one row per id in one statement (PostgreSQL refuses an
+  // ON CONFLICT that would touch a row twice).
+  const orphans = new Map(receipts.filter((r) => !known.has(r.carrierId)).map((r) => [r.carrierId, r]));
+  const orphanRows = [...orphans.values()].map((r) => ({
+    connector,
+    carrier_id: r.carrierId,
+    state: r.state,
+    error: r.error ?? null,
+    at: r.at,
+  }));
+  for (let i = 0; i < orphanRows.length; i += 500) {
     await tx
       .insertInto('orphan_receipts')
-      .values({ connector, carrier_id: r.carrierId, state: r.state, error: r.error ?? null, at: r.at })
-      .onConflict((oc) => oc.columns(['connector', 'carrier_id']).doUpdateSet({ state: r.state, at: r.at }))
+      .values(orphanRows.slice(i, i + 500))
+      .onConflict((oc) =>
+        oc.columns(['connector', 'carrier_id']).doUpdateSet((eb) => ({
+          state: eb.ref('excluded.state'),
+          error: eb.ref('excluded.error'),
+          at: eb.ref('excluded.at'),
+        })),
+      )
       .execute();
   }
-  // One statement per (state, time) pair rather than per receipt: a batch from one carrier tick
-  // shares both, so a thousand receipts are usually a single round trip.
-  const groups = new Map<string, { state: string; at: number; ids: string[] }>();
+  // One statement per state, each part getting its own time: receipts of a batch share their
+  // state far more often than their millisecond. Grouped in arrival order, so an id's later
+  // receipt is applied after its earlier one (the guard keeps a final state).
+  const groups = new Map<string, Map<string, number>>();
   for (const r of receipts) {
     if (!known.has(r.carrierId)) continue;
-    const key = `${r.state}:${r.at}`;
-    const group = groups.get(key) ?? { state: r.state, at: r.at, ids: [] };
-    group.ids.push(r.carrierId);
-    groups.set(key, group);
+    const group = groups.get(r.state) ?? new Map<string, number>();
+    group.set(r.carrierId, r.at);
+    groups.set(r.state, group);
   }
-  for (const { state, at, ids: carrierIds } of groups.values()) {
-    for (let i = 0; i < carrierIds.length; i += 500) {
-      await tx
-        .updateTable('recipient_parts')
-        .set({ state, state_at: at })
-        .where('connector', '=', connector)
-        .where('carrier_id', 'in', carrierIds.slice(i, i + 500))
-        // A final part state is kept; only an open or in-transit part moves.
-        .where((eb) => eb.or([eb('state', 'is', null), eb('state', '=', 'enroute')]))
-        .execute();
+  for (const [state, times] of groups) {
+    const rows = [...times];
+    for (let i = 0; i < rows.length; i += 500) {
+      await setPartStates(tx, connector, state, rows.slice(i, i + 500));
     }
   }
   const recipients = [...new Set(parts.map((p) => p.recipient_id))];
@@ -75,6 +84,22 @@ export async function applyReceiptsIn(
     if (status !== null) changes.push({ recipientId, to: status });
   }
   return applyChanges(tx, dialect, changes, now, sink);
+}
+
+/** Moves open or in-transit parts to `state`, each at its own receipt time; a final part state is kept. */
+async function setPartStates(
+  tx: Kysely<Database>,
+  connector: string,
+  state: string,
+  rows: readonly (readonly [carrierId: string, at: number])[],
+) {
+  const values = sql.join(rows.map(([id, at]) => sql`(cast(${id} as text), cast(${at} as bigint))`));
+  await sql`with v (carrier_id, state_at) as (values ${values})
+    update recipient_parts set state = ${state}, state_at = v.state_at
+    from v
+    where recipient_parts.connector = ${connector}
+      and recipient_parts.carrier_id = v.carrier_id
+      and (recipient_parts.state is null or recipient_parts.state = 'enroute')`.execute(tx);
 }
 
 /** Orphan receipts whose carrier ids are now recorded: applied and removed. */
