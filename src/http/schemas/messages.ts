@@ -1,7 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { DELIVERY_REPORT_TYPES } from '../../domain/delivery-report.js';
 import { STATUSES } from '../../domain/status.js';
-import { DateTimeInput, DateTimeOutput, IdParam, Msisdn, Nullable, StringOrList } from './common.js';
+import {
+  DateTimeInput,
+  DateTimeOutput,
+  IdParam,
+  Msisdn,
+  Nullable,
+  NullableString,
+  StringOrList,
+} from './common.js';
 
 export function sendSmsBody(maxRecipients: number) {
   return Type.Object(
@@ -61,8 +69,8 @@ const outboundFields = {
   body: Type.String(),
   send_at: DateTimeOutput,
   expires_at: DateTimeOutput,
-  ref: Nullable(Type.String()),
-  callbackURL: Nullable(Type.String()),
+  ref: NullableString(),
+  callbackURL: NullableString(),
   paused: Type.Boolean(),
 };
 
