@@ -33,7 +33,9 @@ const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = {
 export function messageStore(db: Kysely<Database>): MessageStore {
   return {
     async create(message, recipients, credits) {
-      const [result] = await this.createMany([{ message, recipients, credits }]);
+      const [result] = await db
+        .transaction()
+        .execute((tx) => createIn(tx, [{ message, recipients, credits }]));
       return result!;
     },
 
