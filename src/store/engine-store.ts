@@ -11,7 +11,7 @@ import {
 } from './control.js';
 import type { Dialect } from './dialect.js';
 import { JOB } from './job-kinds.js';
-import { claimJobs, completeJobs, nextDue, retryJob, type OutboxJob } from './outbox.js';
+import { claimJobs, completeJobs, nextDue, retryJob, unlockJobs, type OutboxJob } from './outbox.js';
 import { adoptRecordedOrphansIn, applyReceiptsIn } from './receipts.js';
 import type { Database } from './schema.js';
 import {
@@ -118,14 +118,7 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sink?: Trans
           (more ? unfinished : finished).push(job.id);
         }
         await completeJobs(t, finished, worker);
-        if (unfinished.length > 0) {
-          await t
-            .updateTable('outbox')
-            .set({ locked_by: null, locked_until: null })
-            .where('id', 'in', unfinished)
-            .where('locked_by', '=', worker)
-            .execute();
-        }
+        await unlockJobs(t, worker, unfinished);
         return changed;
       }),
     retryJob: async (job, worker, runAt, error) => {
@@ -138,14 +131,7 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sink?: Trans
     pause: (messageId) => tx((t) => pauseIn(t, messageId)),
     resume: (messageId, now) => tx((t) => resumeIn(t, messageId, now)),
     cancel: (messageId, now) => tx((t) => cancelIn(t, dialect, messageId, now, sink)),
-    releaseLeases: async (worker) => {
-      const result = await db
-        .updateTable('outbox')
-        .set({ locked_by: null, locked_until: null })
-        .where('locked_by', '=', worker)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
-    },
+    releaseLeases: (worker) => unlockJobs(db, worker),
     outstandingParts: async (connector) => {
       const rows = await db
         .selectFrom('recipient_parts as p')

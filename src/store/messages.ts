@@ -31,15 +31,15 @@ const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = {
 };
 
 export function messageStore(db: Kysely<Database>): MessageStore {
+  const createMany = (items: readonly NewMessageInput[]) =>
+    db.transaction().execute((tx) => createIn(tx, items));
   return {
     async create(message, recipients, credits) {
-      const [result] = await db
-        .transaction()
-        .execute((tx) => createIn(tx, [{ message, recipients, credits }]));
+      const [result] = await createMany([{ message, recipients, credits }]);
       return result!;
     },
 
-    createMany: (items) => db.transaction().execute((tx) => createIn(tx, items)),
+    createMany,
 
     async get(accountId, id) {
       const row = await db

@@ -92,6 +92,24 @@ export async function completeJobs(
   return done;
 }
 
+/** Gives back leases `worker` holds (all of them, or only `ids`), due again at once. */
+export async function unlockJobs(
+  db: Kysely<Database>,
+  worker: string,
+  ids?: readonly number[],
+): Promise<number> {
+  let update = db
+    .updateTable('outbox')
+    .set({ locked_by: null, locked_until: null })
+    .where('locked_by', '=', worker);
+  if (ids !== undefined) {
+    if (ids.length === 0) return 0;
+    update = update.where('id', 'in', ids);
+  }
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Puts a job back for a later attempt, only while `worker` still holds it. */
 export async function retryJob(
   db: Kysely<Database>,
