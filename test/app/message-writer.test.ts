@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createMessageWriter } from '../../src/app/message-writer.js';
 import type { NewMessageInput, Store } from '../../src/store/port.js';
+import { messageInput, msisdns } from '../helpers/messages.js';
 
-const input = (body: string, recipients = 1): NewMessageInput => ({
-  message: {
-    accountId: 1,
-    sender: 'Acme',
-    body,
-    ref: null,
-    callbackUrl: null,
-    deliveryReport: null,
-    sendAt: 0,
-    expiresAt: null,
-    paused: false,
-    createdAt: 0,
-    numParts: 1,
-    encoding: 'gsm7',
-    numRecipients: recipients,
-  },
-  recipients: Array.from({ length: recipients }, (_, i) => `+6149157${String(i).padStart(4, '0')}`),
-  credits: 0,
-});
+const input = (body: string, recipients = 1): NewMessageInput =>
+  messageInput(1, msisdns(recipients, 91_570_000), { body });
 
 /** A message store that numbers what it stores and refuses bodies saying "bad". */
 function fakeStore() {

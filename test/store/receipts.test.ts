@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/port.js';
 import { createStore } from '../../src/store/store.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
+import { createStoreAccount, messageInput } from '../helpers/messages.js';
 
 describe.each(ENGINES)('receipts of one batch on %s', (engineName) => {
   let db: TestDatabase;
@@ -13,37 +14,9 @@ describe.each(ENGINES)('receipts of one batch on %s', (engineName) => {
   afterAll(async () => db.drop());
 
   it('applies each part at its own time, in arrival order, and keeps one orphan row per unknown id', async () => {
-    const account = await store.accounts.create({
-      name: 'r',
-      timezone: 'UTC',
-      credits: null,
-      anySender: true,
-      callbackUrl: null,
-      inboundUrl: null,
-      deliveryReport: null,
-      webhookSecret: 's',
-      createdAt: 0,
-    });
+    const account = await createStoreAccount(store, 'r');
     await store.messages.createMany([
-      {
-        message: {
-          accountId: account.id,
-          sender: 'Acme',
-          body: 'hi',
-          ref: null,
-          callbackUrl: null,
-          deliveryReport: null,
-          sendAt: 0,
-          expiresAt: null,
-          paused: false,
-          createdAt: 0,
-          numParts: 1,
-          encoding: 'gsm7',
-          numRecipients: 3,
-        },
-        recipients: ['+61491570150', '+61491570151', '+61491570152'],
-        credits: 0,
-      },
+      messageInput(account.id, ['+61491570150', '+61491570151', '+61491570152']),
     ]);
     await store.engine.runMessageJobs(await store.engine.claimMessageJobs('w', 1, 60_000, 10), 'w', 1);
     const works = await store.engine.claimSends('w', 'c', 2, 60_000, 10);

@@ -1,28 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewMessageInput, Store } from '../../src/store/port.js';
+import type { Store } from '../../src/store/port.js';
 import { createStore } from '../../src/store/store.js';
 import { CONTROL_CHUNK } from '../../src/store/control.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
-
-const message = (accountId: number, recipients: number, from: number, paused = false): NewMessageInput => ({
-  message: {
-    accountId,
-    sender: 'Acme',
-    body: 'hi',
-    ref: null,
-    callbackUrl: null,
-    deliveryReport: null,
-    sendAt: 0,
-    expiresAt: null,
-    paused,
-    createdAt: 0,
-    numParts: 1,
-    encoding: 'gsm7',
-    numRecipients: recipients,
-  },
-  recipients: Array.from({ length: recipients }, (_, i) => `+614${String(from + i).padStart(8, '0')}`),
-  credits: 0,
-});
+import { createStoreAccount, messageInput, msisdns } from '../helpers/messages.js';
 
 describe.each(ENGINES)('releasing due messages together on %s', (engineName) => {
   let db: TestDatabase;
@@ -34,23 +15,13 @@ describe.each(ENGINES)('releasing due messages together on %s', (engineName) => 
   afterAll(async () => db.drop());
 
   it('releases many messages per transaction, a chunk at most, and finishes the rest on the next run', async () => {
-    const account = await store.accounts.create({
-      name: 'r',
-      timezone: 'UTC',
-      credits: null,
-      anySender: true,
-      callbackUrl: null,
-      inboundUrl: null,
-      deliveryReport: null,
-      webhookSecret: 's',
-      createdAt: 0,
-    });
+    const account = await createStoreAccount(store, 'r');
     const big = CONTROL_CHUNK * 0.6;
     const created = await store.messages.createMany([
-      message(account.id, big, 0),
-      message(account.id, big, 10_000),
-      message(account.id, 1, 20_000, true),
-      message(account.id, 1, 30_000),
+      messageInput(account.id, msisdns(big, 0)),
+      messageInput(account.id, msisdns(big, 10_000)),
+      messageInput(account.id, msisdns(1, 20_000), { paused: true }),
+      messageInput(account.id, msisdns(1, 30_000)),
     ]);
     expect(created.map((c) => c.kind)).toEqual(['created', 'created', 'created', 'created']);
 

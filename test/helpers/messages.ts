@@ -1,0 +1,48 @@
+import type { Account, NewMessageInput, Store } from '../../src/store/port.js';
+
+/** An unlimited account that may send from any sender, straight through the store. */
+export function createStoreAccount(store: Store, name: string): Promise<Account> {
+  return store.accounts.create({
+    name,
+    timezone: 'UTC',
+    credits: null,
+    anySender: true,
+    callbackUrl: null,
+    inboundUrl: null,
+    deliveryReport: null,
+    webhookSecret: 's',
+    createdAt: 0,
+  });
+}
+
+/** A one-part message to `recipients`, due at once, as the store's createMany takes it. */
+export function messageInput(
+  accountId: number,
+  recipients: readonly string[],
+  options: { body?: string; paused?: boolean } = {},
+): NewMessageInput {
+  return {
+    message: {
+      accountId,
+      sender: 'Acme',
+      body: options.body ?? 'hi',
+      ref: null,
+      callbackUrl: null,
+      deliveryReport: null,
+      sendAt: 0,
+      expiresAt: null,
+      paused: options.paused ?? false,
+      createdAt: 0,
+      numParts: 1,
+      encoding: 'gsm7',
+      numRecipients: recipients.length,
+    },
+    recipients,
+    credits: 0,
+  };
+}
+
+/** `count` distinct Australian mobile numbers from +614 and `from`. */
+export function msisdns(count: number, from = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `+614${String(from + i).padStart(8, '0')}`);
+}
