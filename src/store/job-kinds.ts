@@ -6,7 +6,5 @@ export const JOB = {
   expire: 'expire',
   /** One recipient to submit to the carrier. */
   send: 'send',
-  /** One webhook delivery to POST (src/webhooks/delivery-runner.ts). */
-  webhook: 'webhook',
 } as const;
 export type JobKind = (typeof JOB)[keyof typeof JOB];

@@ -191,7 +191,15 @@ export interface WebhookDeliveriesTable {
   payload: string;
   /** pending | delivered | failed (given up) */
   state: string;
+  /** Every attempt ever made, replays included. */
   attempts: Generated<number>;
+  /** Failed attempts since it was queued or last replayed: where its retry schedule stands. */
+  retry_attempts: Generated<number>;
+  /**
+   * The worker holding it while an attempt is in flight; only that worker moves it on. The
+   * lease runs out at next_attempt_at, and then any worker may claim it.
+   */
+  locked_by: string | null;
   /** When it is next tried; while an attempt is in flight, when its lease runs out. */
   next_attempt_at: number;
   created_at: number;

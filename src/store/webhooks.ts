@@ -1,6 +1,6 @@
 /**
- * Webhook deliveries (decisions §10): a row per webhook with its exact body, an outbox job per
- * row for the work, and a row per attempt so a person can read back what happened. The parts
+ * Webhook deliveries (decisions §10): a row per webhook with its exact body, which is also its
+ * work item, and a row per attempt so a person can read back what happened. The parts
  * live in ./webhooks/, one file per job; this is what the rest of the code imports.
  */
 export { DELIVERY_KINDS, DELIVERY_STATES, type DeliveryKind, type DeliveryState } from './webhooks/kinds.js';

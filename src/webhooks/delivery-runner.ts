@@ -71,7 +71,7 @@ export interface DeliveryRunner {
 /** The retry decision as data: accepted → delivered, give_up → failed, retry → later or failed. */
 export function nextStep(
   result: WebhookAttemptResult,
-  jobAttempts: number,
+  retryAttempts: number,
   schedule: readonly number[],
   now: number,
   random: () => number = Math.random,
@@ -79,7 +79,7 @@ export function nextStep(
   if (result.kind === 'accepted') return { kind: 'delivered' };
   if (result.kind === 'give_up') return { kind: 'failed' };
   const delay = nextAttemptDelay({
-    attemptsMade: jobAttempts + 1,
+    attemptsMade: retryAttempts + 1,
     schedule,
     random,
     ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }),
@@ -210,7 +210,7 @@ export function startDeliveryRunner(ops: DeliveryOps, options: DeliveryRunnerOpt
         error: result.error ?? null,
         responseExcerpt: result.responseExcerpt,
       },
-      next: nextStep(result, delivery.jobAttempts, options.schedule, now(), random),
+      next: nextStep(result, delivery.retryAttempts, options.schedule, now(), random),
     });
     if (buffer.length >= RECORD_MAX) flush();
     else flushTimer ??= setTimeout(flush, RECORD_EVERY_MS);
@@ -399,7 +399,7 @@ export async function startWebhookRunner(deps: WebhookRunnerDeps): Promise<Deliv
       release: async (deliveries) => {
         await store.webhooks.release(
           worker,
-          deliveries.map((d) => d.jobId),
+          deliveries.map((d) => d.deliveryId),
           now(),
         );
       },

@@ -16,12 +16,11 @@ import { generateWebhookSecret } from '../../src/webhooks/sign.js';
 
 const secret = generateWebhookSecret();
 let nextId = 0;
-function delivery(origin: string, jobAttempts = 0): ClaimedDelivery {
+function delivery(origin: string, retryAttempts = 0): ClaimedDelivery {
   const id = ++nextId;
   return {
-    jobId: id,
-    jobAttempts,
     deliveryId: id,
+    retryAttempts,
     webhookId: `msg_${id}`,
     accountId: 1,
     kind: 'delivery_report',

@@ -529,13 +529,15 @@ describe.each(ENGINES)('webhook queue on %s', (engineName) => {
       );
       await first.server.stop();
       expect(hook.received).toHaveLength(1);
-      const job = await own.db.conn.db
-        .selectFrom('outbox')
+      // Waiting for its retry, held by nobody, one step into its schedule.
+      const waiting = await own.db.conn.db
+        .selectFrom('webhook_deliveries')
         .selectAll()
-        .where('kind', '=', 'webhook')
+        .where('message_id', '=', id)
         .execute();
-      expect(job).toHaveLength(1);
-      expect(job[0]!.locked_by).toBeNull();
+      expect(waiting).toHaveLength(1);
+      expect(waiting[0]!).toMatchObject({ state: 'pending', locked_by: null, retry_attempts: 1 });
+      expect(waiting[0]!.next_attempt_at).toBeGreaterThan(hook.received[0]!.at);
 
       second = await own.start();
       await until(

@@ -6,10 +6,18 @@ import { engine } from './002_engine.js';
 import { inbound } from './003_inbound.js';
 import { webhooks } from './004_webhooks.js';
 import { connectors } from './005_connectors.js';
+import { webhookQueue } from './006_webhook_queue.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
-export const MIGRATIONS: readonly Migration[] = [initial, engine, inbound, webhooks, connectors];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  engine,
+  inbound,
+  webhooks,
+  connectors,
+  webhookQueue,
+];
 
 /**
  * Applies pending migrations, each in its own transaction with its version row, so a crash

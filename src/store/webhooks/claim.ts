@@ -1,10 +1,9 @@
 /**
  * Claiming due deliveries: origin by origin, so the backlog of one receiver never fills a
- * batch, each under a lease on its outbox job.
+ * batch, each under a lease on its own row.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
-import { JOB } from '../job-kinds.js';
 import type { Database } from '../schema.js';
 import type { DeliveryKind } from './kinds.js';
 
@@ -17,10 +16,9 @@ export interface AccountSecrets {
 
 /** A delivery claimed for one attempt, with everything the attempt needs. */
 export interface ClaimedDelivery {
-  readonly jobId: number;
-  /** Failed attempts of this job so far: where the retry schedule stands. A replay starts again at 0. */
-  readonly jobAttempts: number;
   readonly deliveryId: number;
+  /** Failed attempts so far: where the retry schedule stands. A replay starts again at 0. */
+  readonly retryAttempts: number;
   readonly webhookId: string;
   readonly accountId: number;
   readonly kind: DeliveryKind;
@@ -73,96 +71,32 @@ export function claimDeliveries(
         origins.push(o);
       }
     }
-    const ids: number[] = [];
+    const claimed: ClaimedRow[] = [];
     const backlogged: string[] = [];
     let cursor = request.after;
     for (const origin of origins) {
-      const room = Math.min(perOrigin(origin) - (held.get(origin) ?? 0), request.limit - ids.length);
-      if (ids.length >= request.limit) break;
+      const room = Math.min(perOrigin(origin) - (held.get(origin) ?? 0), request.limit - claimed.length);
+      if (claimed.length >= request.limit) break;
       cursor = origin;
       if (room <= 0) {
         // Held to its limit by this worker: it may well have more due.
         backlogged.push(origin);
         continue;
       }
-      const due = await tx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('state', '=', 'pending')
-        .where('origin', '=', origin)
-        .where('next_attempt_at', '<=', now)
-        .orderBy('next_attempt_at')
-        .limit(room)
-        .execute();
-      for (const d of due) ids.push(d.id);
-      if (due.length === room) backlogged.push(origin);
+      const rows = await claimOrigin(tx, dialect, origin, room, worker, now, leaseMs);
+      claimed.push(...rows);
+      if (rows.length === room) backlogged.push(origin);
     }
-    const more = ids.length >= request.limit || origins.length >= ORIGINS_PER_CLAIM;
-    if (ids.length === 0) return { deliveries: [], cursor, more, backlogged };
-
-    // The outbox lease is the guard (style §5); the delivery rows only point at the work.
-    // Jobs are found by subject first: given the due filter too, SQLite's planner walks the
-    // whole (kind, run_at) index instead, a full scan of a deep backlog per claim.
-    const candidates = await tx
-      .selectFrom('outbox')
-      .select('id')
-      .where('subject_id', 'in', ids)
-      .where('kind', '=', JOB.webhook)
-      .execute();
-    if (candidates.length === 0) return { deliveries: [], cursor, more, backlogged };
-    let unlocked = tx
-      .selectFrom('outbox')
-      .select('id')
-      .where(
-        'id',
-        'in',
-        candidates.map((c) => c.id),
-      )
-      .where('run_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]));
-    if (dialect.rowLocks) unlocked = unlocked.forUpdate().skipLocked();
-    const jobs = await tx
-      .updateTable('outbox')
-      .set({ locked_by: worker, locked_until: now + leaseMs })
-      .where('id', 'in', unlocked)
-      .returning(['id', 'subject_id', 'attempts'])
-      .execute();
-    if (jobs.length === 0) return { deliveries: [], cursor, more, backlogged };
-    const claimed = jobs.map((j) => j.subject_id);
-    // An attempt in flight is next tried when its lease runs out (if its worker dies), and
-    // keeping that in next_attempt_at keeps it out of the next claim's due rows.
-    await tx
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: now + leaseMs })
-      .where('id', 'in', claimed)
-      .execute();
-    const rows = await tx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('accounts as a', 'a.id', 'd.account_id')
-      .select([
-        'd.id',
-        'd.webhook_id',
-        'd.account_id',
-        'd.kind',
-        'd.message_id',
-        'd.url',
-        'd.origin',
-        'd.payload',
-        'a.webhook_secret',
-        'a.prev_webhook_secret',
-        'a.prev_secret_until',
-      ])
-      .where('d.id', 'in', claimed)
-      .execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const deliveries = jobs.flatMap((job): ClaimedDelivery[] => {
-      const d = byId.get(job.subject_id);
-      if (!d) return [];
+    const more = claimed.length >= request.limit || origins.length >= ORIGINS_PER_CLAIM;
+    if (claimed.length === 0) return { deliveries: [], cursor, more, backlogged };
+    const secrets = await secretsOf(tx, [...new Set(claimed.map((d) => d.account_id))]);
+    const deliveries = claimed.flatMap((d): ClaimedDelivery[] => {
+      const signing = secrets.get(d.account_id);
+      if (signing === undefined) return [];
       return [
         {
-          jobId: job.id,
-          jobAttempts: job.attempts,
           deliveryId: d.id,
+          retryAttempts: d.retry_attempts,
           webhookId: d.webhook_id,
           accountId: d.account_id,
           kind: d.kind as DeliveryKind,
@@ -170,16 +104,72 @@ export function claimDeliveries(
           url: d.url,
           origin: d.origin,
           payload: d.payload,
-          secrets: {
-            current: d.webhook_secret,
-            previous: d.prev_webhook_secret,
-            previousUntil: d.prev_secret_until,
-          },
+          secrets: signing,
         },
       ];
     });
     return { deliveries, cursor, more, backlogged };
   });
+}
+
+type ClaimedRow = Awaited<ReturnType<typeof claimOrigin>>[number];
+
+/**
+ * Leases up to `limit` of an origin's due deliveries, oldest due first. The lease is the row's
+ * own (style §5): its holder, and a due time pushed to the lease's end, which keeps it out of
+ * other claims until then and brings it back if this worker dies. One statement: the due
+ * select is its guard, and PostgreSQL skips rows another node is claiming. (Given the due
+ * filter beside a list of ids instead, SQLite's planner walks the whole due index.)
+ */
+function claimOrigin(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  origin: string,
+  limit: number,
+  worker: string,
+  now: number,
+  leaseMs: number,
+) {
+  let due = tx
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('origin', '=', origin)
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .limit(limit);
+  if (dialect.rowLocks) due = due.forUpdate().skipLocked();
+  return tx
+    .updateTable('webhook_deliveries')
+    .set({ locked_by: worker, next_attempt_at: now + leaseMs })
+    .where('id', 'in', due)
+    .returning([
+      'id',
+      'retry_attempts',
+      'webhook_id',
+      'account_id',
+      'kind',
+      'message_id',
+      'url',
+      'origin',
+      'payload',
+    ])
+    .execute();
+}
+
+/** The signing secrets of the accounts, read with the claim so a rotation counts at once. */
+async function secretsOf(tx: Kysely<Database>, accountIds: number[]): Promise<Map<number, AccountSecrets>> {
+  const rows = await tx
+    .selectFrom('accounts')
+    .select(['id', 'webhook_secret', 'prev_webhook_secret', 'prev_secret_until'])
+    .where('id', 'in', accountIds)
+    .execute();
+  return new Map(
+    rows.map((a) => [
+      a.id,
+      { current: a.webhook_secret, previous: a.prev_webhook_secret, previousUntil: a.prev_secret_until },
+    ]),
+  );
 }
 
 /** Origins with pending deliveries after `after`, in order, one index seek each (no scan of a backlog). */

@@ -1,14 +1,12 @@
 /**
- * Where webhook deliveries are written: a row per webhook with its exact body and an outbox job
- * per row for the work, inside the transaction of the change they report (style §3).
+ * Where webhook deliveries are written: a row per webhook with its exact body, which is also
+ * its work item, inside the transaction of the change they report (style §3).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { InboundWebhookPayload } from '../../webhooks/payloads.js';
-import { JOB } from '../job-kinds.js';
-import { enqueue } from '../outbox.js';
+import { insertRows } from '../insert-rows.js';
 import type { Database } from '../schema.js';
-import { INSERT_CHUNK } from './chunks.js';
 import type { DeliveryKind } from './kinds.js';
 
 export interface NewDelivery {
@@ -30,7 +28,20 @@ export function originOf(url: string): string {
   return URL.canParse(url) ? new URL(url).origin : url;
 }
 
-/** Writes deliveries and their outbox jobs inside the caller's transaction (style §3). */
+const DELIVERY_COLUMNS = [
+  'webhook_id',
+  'account_id',
+  'kind',
+  'message_id',
+  'url',
+  'origin',
+  'payload',
+  'state',
+  'next_attempt_at',
+  'created_at',
+] as const;
+
+/** Writes deliveries, due at once, inside the caller's transaction (style §3). */
 export async function insertDeliveriesIn(
   tx: Kysely<Database>,
   deliveries: readonly NewDelivery[],
@@ -43,31 +54,23 @@ export async function insertDeliveriesIn(
     if (o === undefined) origins.set(url, (o = originOf(url)));
     return o;
   };
-  for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
-    const rows = await tx
-      .insertInto('webhook_deliveries')
-      .values(
-        deliveries.slice(i, i + INSERT_CHUNK).map((d) => ({
-          webhook_id: newWebhookId(),
-          account_id: d.accountId,
-          kind: d.kind,
-          message_id: d.messageId,
-          url: d.url,
-          origin: origin(d.url),
-          payload: d.payload,
-          state: 'pending',
-          next_attempt_at: now,
-          created_at: now,
-        })),
-      )
-      .returning(['id', 'account_id'])
-      .execute();
-    await enqueue(
-      tx,
-      rows.map((r) => ({ kind: JOB.webhook, subjectId: r.id, accountId: r.account_id, runAt: now })),
+  await insertRows(
+    tx,
+    'webhook_deliveries',
+    DELIVERY_COLUMNS,
+    deliveries.map((d) => [
+      newWebhookId(),
+      d.accountId,
+      d.kind,
+      d.messageId,
+      d.url,
+      origin(d.url),
+      d.payload,
+      'pending',
       now,
-    );
-  }
+      now,
+    ]),
+  );
 }
 
 export interface InboundWebhookInput {

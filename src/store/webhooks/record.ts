@@ -1,12 +1,12 @@
 /**
  * Writing attempts down: every attempt gets its row, and each delivery moves on (delivered,
- * failed, or due again later) only while this worker still holds its job (style §5, §7).
+ * failed, or due again later) only while this worker still holds its lease (style §5, §7).
  */
-import type { Kysely } from 'kysely';
-import { retryJob } from '../outbox.js';
+import { sql, type Kysely } from 'kysely';
+import { insertRows } from '../insert-rows.js';
 import type { Database } from '../schema.js';
 import type { ClaimedDelivery } from './claim.js';
-import { chunk, IN_CHUNK, INSERT_CHUNK } from './chunks.js';
+import { chunk, IN_CHUNK } from './chunks.js';
 
 export interface AttemptRecord {
   readonly attemptedAt: number;
@@ -27,6 +27,15 @@ export interface DeliveryResult {
   readonly next: DeliveryNext;
 }
 
+const ATTEMPT_COLUMNS = [
+  'delivery_id',
+  'attempted_at',
+  'duration_ms',
+  'status',
+  'error',
+  'response_excerpt',
+] as const;
+
 /** All of a batch in one transaction: its commit costs more than its rows. */
 export async function recordAttempts(
   db: Kysely<Database>,
@@ -37,62 +46,40 @@ export async function recordAttempts(
   if (results.length === 0) return;
   await db.transaction().execute(async (tx) => {
     // Every attempt is stored, even one whose lease ran out: the request was made.
-    for (const part of chunk(results, INSERT_CHUNK)) {
-      await tx
-        .insertInto('webhook_attempts')
-        .values(
-          part.map((r) => ({
-            delivery_id: r.delivery.deliveryId,
-            attempted_at: r.attempt.attemptedAt,
-            duration_ms: r.attempt.durationMs,
-            status: r.attempt.status,
-            error: r.attempt.error,
-            response_excerpt: r.attempt.responseExcerpt === '' ? null : r.attempt.responseExcerpt,
-          })),
-        )
-        .execute();
-    }
-    // A delivery moves on only while this worker holds its job (style §5). Finished jobs
-    // leave the outbox in one guarded delete, which also says which of them were still held.
+    await insertRows(
+      tx,
+      'webhook_attempts',
+      ATTEMPT_COLUMNS,
+      results.map((r) => [
+        r.delivery.deliveryId,
+        r.attempt.attemptedAt,
+        r.attempt.durationMs,
+        r.attempt.status,
+        r.attempt.error,
+        r.attempt.responseExcerpt === '' ? null : r.attempt.responseExcerpt,
+      ]),
+    );
+    // A delivery moves on only while this worker holds it (style §5); each guarded UPDATE
+    // also says which of them were still held.
     const moved = new Set<number>();
-    const finished = results.filter((r) => r.next.kind !== 'retry');
-    for (const part of chunk(finished, IN_CHUNK)) {
-      const deleted = await tx
-        .deleteFrom('outbox')
-        .where(
-          'id',
-          'in',
-          part.map((r) => r.delivery.jobId),
-        )
-        .where('locked_by', '=', worker)
-        .returning('id')
-        .execute();
-      const jobs = new Set(deleted.map((d) => d.id));
-      for (const r of part) if (jobs.has(r.delivery.jobId)) moved.add(r.delivery.deliveryId);
-    }
     for (const state of ['delivered', 'failed'] as const) {
-      const ids = finished
-        .filter((r) => r.next.kind === state && moved.has(r.delivery.deliveryId))
-        .map((r) => r.delivery.deliveryId);
+      const ids = results.filter((r) => r.next.kind === state).map((r) => r.delivery.deliveryId);
       for (const part of chunk(ids, IN_CHUNK)) {
-        await tx
+        const rows = await tx
           .updateTable('webhook_deliveries')
-          .set((eb) => ({ state, completed_at: now, attempts: eb('attempts', '+', 1) }))
+          .set((eb) => ({ state, completed_at: now, attempts: eb('attempts', '+', 1), locked_by: null }))
           .where('id', 'in', part)
+          .where('locked_by', '=', worker)
+          .returning('id')
           .execute();
+        for (const r of rows) moved.add(r.id);
       }
     }
-    for (const r of results) {
-      if (r.next.kind !== 'retry') continue;
-      const at = r.next.at;
-      const error = r.attempt.error ?? (r.attempt.status === null ? null : `HTTP ${r.attempt.status}`);
-      if (!(await retryJob(tx, r.delivery.jobId, worker, at, error))) continue;
-      moved.add(r.delivery.deliveryId);
-      await tx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ next_attempt_at: at, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', r.delivery.deliveryId)
-        .execute();
+    const retries = results.flatMap((r) =>
+      r.next.kind === 'retry' ? [{ id: r.delivery.deliveryId, at: r.next.at }] : [],
+    );
+    for (const part of chunk(retries, IN_CHUNK)) {
+      for (const id of await retryLater(tx, worker, part)) moved.add(id);
     }
     // Attempts whose lease had run out still count.
     const others = results.filter((r) => !moved.has(r.delivery.deliveryId)).map((r) => r.delivery.deliveryId);
@@ -104,8 +91,10 @@ export async function recordAttempts(
         .execute();
     }
     // decisions §10: an inbound message is completed once its webhook is accepted or given up on.
-    const inbound = finished
-      .filter((r) => r.delivery.kind === 'inbound' && moved.has(r.delivery.deliveryId))
+    const inbound = results
+      .filter(
+        (r) => r.next.kind !== 'retry' && r.delivery.kind === 'inbound' && moved.has(r.delivery.deliveryId),
+      )
       .map((r) => r.delivery.messageId);
     for (const part of chunk(inbound, IN_CHUNK)) {
       await tx
@@ -116,4 +105,27 @@ export async function recordAttempts(
         .execute();
     }
   });
+}
+
+/**
+ * Deliveries due again, each at its own time (the jitter makes every one different), in one
+ * UPDATE … FROM (VALUES …) rather than one UPDATE each; returns those this worker still held.
+ * The casts give PostgreSQL the types its VALUES would otherwise guess as text.
+ */
+async function retryLater(
+  tx: Kysely<Database>,
+  worker: string,
+  rows: readonly { id: number; at: number }[],
+): Promise<number[]> {
+  const values = sql.join(rows.map((r) => sql`(cast(${r.id} as bigint), cast(${r.at} as bigint))`));
+  const result = await sql<{ id: number }>`with v (id, at) as (values ${values})
+    update webhook_deliveries set
+      next_attempt_at = v.at,
+      retry_attempts = webhook_deliveries.retry_attempts + 1,
+      attempts = webhook_deliveries.attempts + 1,
+      locked_by = null
+    from v
+    where webhook_deliveries.id = v.id and webhook_deliveries.locked_by = ${worker}
+    returning webhook_deliveries.id`.execute(tx);
+  return result.rows.map((r) => r.id);
 }

@@ -20,10 +20,10 @@ export interface WebhookStore {
    * so the backlog of one receiver never fills the batch.
    */
   claim(request: ClaimRequest): Promise<ClaimResult>;
-  /** Stores the attempts and moves each delivery on; a job is changed only while `worker` holds it. */
+  /** Stores the attempts and moves each delivery on, only while `worker` holds its lease. */
   record(worker: string, results: readonly DeliveryResult[], now: number): Promise<void>;
   /** Gives back claimed deliveries that were never attempted (a stopping runner's queue). */
-  release(worker: string, jobIds: readonly number[], now: number): Promise<number>;
+  release(worker: string, deliveryIds: readonly number[], now: number): Promise<number>;
   /** Frees everything a previous run of this same worker still held when it died. */
   releaseLeases(worker: string, now: number): Promise<number>;
   /** When a pending delivery is next due (or an in-flight one's lease runs out); null if none. */
@@ -38,11 +38,11 @@ export function webhookStore(db: Kysely<Database>, dialect: Dialect): WebhookSto
   return {
     claim: (request) => claimDeliveries(db, dialect, request),
     record: (worker, results, now) => recordAttempts(db, worker, results, now),
-    release: (worker, jobIds, now) => freeLeases(db, worker, jobIds, now),
+    release: (worker, deliveryIds, now) => freeLeases(db, worker, deliveryIds, now),
     releaseLeases: (worker, now) => freeLeases(db, worker, null, now),
     nextDue: () => nextDueDelivery(db),
     list: (query) => listDeliveryRecords(db, query),
     get: (id) => getDeliveryRecord(db, id),
-    replay: (id, now) => replayDeliveryRecord(db, dialect, id, now),
+    replay: (id, now) => replayDeliveryRecord(db, id, now),
   };
 }

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Connection } from '../../src/store/dialect.js';
+import { MIGRATIONS, migrate } from '../../src/store/migrations/index.js';
+import { connectPostgres } from '../../src/store/postgres/connect.js';
+import { connectSqlite } from '../../src/store/sqlite/connect.js';
+import { createStore } from '../../src/store/store.js';
+import { startWebhookRunner } from '../../src/webhooks/delivery-runner.js';
+import { generateWebhookSecret } from '../../src/webhooks/sign.js';
+import { ENGINES, PG_URL } from '../helpers/engines.js';
+
+/**
+ * Migration 6 moves webhook work from outbox jobs onto the delivery rows. A store upgraded with
+ * webhooks pending (a retry waiting, an attempt in flight on a node that is gone) sends them
+ * all, each from where its retry schedule stood, and nothing else in the outbox is touched.
+ */
+
+/** An empty database of `engine`, migrated by hand up to `version`, and how to remove it. */
+async function databaseAt(engine: 'sqlite' | 'postgres', version: number) {
+  let conn: Connection;
+  let remove: () => Promise<void>;
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'smsgw-test-'));
+    conn = connectSqlite(join(dir, 'smsgw.sqlite'));
+    remove = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    conn = connectPostgres(`${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`);
+    remove = async () => {
+      const cleanup = new pg.Client({ connectionString: PG_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop schema ${schema} cascade`);
+      await cleanup.end();
+    };
+  }
+  // The version table as migrate() makes it, so that migrate() later takes over from here.
+  await conn.db.schema
+    .createTable('smsgw_migrations')
+    .addColumn('version', 'integer', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('applied_at', conn.dialect.bigInteger, (c) => c.notNull())
+    .execute();
+  for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
+    await conn.db.transaction().execute(async (tx) => {
+      await m.up(tx, conn.dialect);
+      await tx
+        .insertInto('smsgw_migrations')
+        .values({ version: m.version, name: m.name, applied_at: 0 })
+        .execute();
+    });
+  }
+  return {
+    conn,
+    async drop() {
+      await conn.close();
+      await remove();
+    },
+  };
+}
+
+describe.each(ENGINES)('webhook queue migration on %s', (engineName) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it('sends what outbox jobs held before, each from where its schedule stood', async () => {
+    const received: { path: string; webhookId: string }[] = [];
+    const hook = createServer((req, res) => {
+      received.push({ path: req.url!, webhookId: String(req.headers['webhook-id']) });
+      req.resume();
+      req.on('end', () => res.writeHead(req.url === '/exhausted' ? 503 : 200).end());
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => hook.close(() => resolve())));
+    const base = `http://127.0.0.1:${(hook.address() as AddressInfo).port}`;
+
+    const old = await databaseAt(engineName, 5);
+    cleanups.push(old.drop);
+    const db = old.conn.db;
+    const now = Date.now();
+    const { id: accountId } = await db
+      .insertInto('accounts')
+      .values({ name: 'upgraded', timezone: 'UTC', webhook_secret: generateWebhookSecret(), created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // As the version-5 code wrote them: the delivery row, and its work as an outbox job.
+    const queued = async (
+      path: string,
+      state: string,
+      job: { attempts: number; runAt: number; lockedUntil?: number } | null,
+    ) => {
+      const { id } = await db
+        .insertInto('webhook_deliveries')
+        .values({
+          webhook_id: `msg_${path.slice(1)}`,
+          account_id: accountId,
+          kind: 'delivery_report',
+          message_id: 1,
+          url: `${base}${path}`,
+          origin: base,
+          payload: '{}',
+          state,
+          attempts: job?.attempts ?? 1,
+          next_attempt_at: job?.lockedUntil ?? job?.runAt ?? now,
+          created_at: now - 60_000,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (job === null) return id;
+      await db
+        .insertInto('outbox')
+        .values({
+          kind: 'webhook',
+          subject_id: id,
+          account_id: accountId,
+          run_at: job.runAt,
+          attempts: job.attempts,
+          locked_by: job.lockedUntil === undefined ? null : 'gone/webhooks',
+          locked_until: job.lockedUntil ?? null,
+          created_at: now - 60_000,
+        })
+        .execute();
+      return id;
+    };
+    const retrying = await queued('/retrying', 'pending', { attempts: 1, runAt: now - 1_000 });
+    const inFlight = await queued('/in-flight', 'pending', {
+      attempts: 0,
+      runAt: now - 5_000,
+      lockedUntil: now + 3_600_000,
+    });
+    const exhausted = await queued('/exhausted', 'pending', { attempts: 2, runAt: now - 1_000 });
+    const done = await queued('/done', 'delivered', null);
+    await db
+      .insertInto('outbox')
+      .values({ kind: 'send', subject_id: 7, account_id: accountId, run_at: now, created_at: now })
+      .execute();
+
+    expect(await migrate(old.conn)).toEqual([6]);
+    expect(await db.selectFrom('outbox').select('kind').execute()).toEqual([{ kind: 'send' }]);
+    const rows = await db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'state', 'retry_attempts', 'locked_by', 'next_attempt_at'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id: retrying, state: 'pending', retry_attempts: 1, locked_by: null, next_attempt_at: now - 1_000 },
+      // The lease of a node that is gone does not hold it back for an hour.
+      { id: inFlight, state: 'pending', retry_attempts: 0, locked_by: null, next_attempt_at: now - 5_000 },
+      { id: exhausted, state: 'pending', retry_attempts: 2, locked_by: null, next_attempt_at: now - 1_000 },
+      { id: done, state: 'delivered', retry_attempts: 0, locked_by: null, next_attempt_at: now },
+    ]);
+
+    const store = createStore(old.conn);
+    const runner = await startWebhookRunner({
+      store,
+      // Two retries: the delivery whose job had failed twice has its last attempt left.
+      config: { webhookRetryMs: [20, 20], webhookTimeoutMs: 2_000, webhookAllowPrivate: true },
+      logger: pino({ level: 'silent' }),
+      now: () => Date.now(),
+      workerId: 'upgraded-node',
+    });
+    cleanups.push(() => runner.stop());
+    const states = () =>
+      db.selectFrom('webhook_deliveries').select(['id', 'state', 'attempts']).orderBy('id').execute();
+    const deadline = Date.now() + 10_000;
+    while ((await states()).some((d) => d.state === 'pending') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(await states()).toEqual([
+      { id: retrying, state: 'delivered', attempts: 2 },
+      { id: inFlight, state: 'delivered', attempts: 1 },
+      { id: exhausted, state: 'failed', attempts: 3 },
+      { id: done, state: 'delivered', attempts: 1 },
+    ]);
+    expect(received.map((r) => [r.path, r.webhookId]).sort()).toEqual([
+      ['/exhausted', 'msg_exhausted'],
+      ['/in-flight', 'msg_in-flight'],
+      ['/retrying', 'msg_retrying'],
+    ]);
+  });
+});
