@@ -25,6 +25,22 @@ async function up(db: Kysely<any>): Promise<void> {
     where o.kind = 'webhook' and o.subject_id = webhook_deliveries.id
       and webhook_deliveries.state = 'pending'`.execute(db);
   await db.deleteFrom('outbox').where('kind', '=', 'webhook').execute();
+
+  // The queue's indexes hold pending rows only: a finished delivery leaves them instead of
+  // moving to its new state's place in each, and they stay the size of the backlog, not of
+  // the history. Queries name 'pending' in their text, as SQLite needs to use them.
+  await db.schema.dropIndex('webhook_deliveries_origin_due').execute();
+  await db.schema.dropIndex('webhook_deliveries_due').execute();
+  // Claiming walks the origins with pending work and takes each one's due rows in order.
+  await sql`create index webhook_deliveries_pending_origin on webhook_deliveries (origin, next_attempt_at)
+    where state = 'pending'`.execute(db);
+  // When the delivery runner next has something to do.
+  await sql`create index webhook_deliveries_pending on webhook_deliveries (next_attempt_at)
+    where state = 'pending'`.execute(db);
+  // The admin listing of what was given up on (to replay it) stays an index read however long
+  // the history, as the state indexes dropped here made it. Rare rows, so a cheap index.
+  await sql`create index webhook_deliveries_failed on webhook_deliveries (id)
+    where state = 'failed'`.execute(db);
 }
 
 export const webhookQueue: Migration = { version: 6, name: 'webhook_queue', up };

@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import type { Database } from '../schema.js';
+import { isPending } from './pending.js';
 import type { DeliveryKind } from './kinds.js';
 
 export interface AccountSecrets {
@@ -133,7 +134,7 @@ function claimOrigin(
   let due = tx
     .selectFrom('webhook_deliveries')
     .select('id')
-    .where('state', '=', 'pending')
+    .where(isPending)
     .where('origin', '=', origin)
     .where('next_attempt_at', '<=', now)
     .orderBy('next_attempt_at')

@@ -1,6 +1,7 @@
 /** Giving leases back, and when the runner next has something to do. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { isPending } from './pending.js';
 import { chunk, IN_CHUNK } from './chunks.js';
 
 /** Frees leases (all of `worker`'s, or only `deliveryIds`) and makes their deliveries due now. */
@@ -16,7 +17,7 @@ export async function freeLeases(
     let update = db
       .updateTable('webhook_deliveries')
       .set({ locked_by: null, next_attempt_at: now })
-      .where('state', '=', 'pending')
+      .where(isPending)
       .where('locked_by', '=', worker);
     if (ids !== null) update = update.where('id', 'in', ids);
     const result = await update.executeTakeFirst();
@@ -30,7 +31,7 @@ export async function nextDueDelivery(db: Kysely<Database>): Promise<number | nu
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.min('next_attempt_at').as('next'))
-    .where('state', '=', 'pending')
+    .where(isPending)
     .executeTakeFirst();
   return row?.next === null || row?.next === undefined ? null : Number(row.next);
 }

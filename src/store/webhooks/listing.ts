@@ -1,5 +1,5 @@
 /** Reading deliveries back with their attempts, as the admin API and CLI show them (decisions §9). */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../schema.js';
 import { IN_CHUNK } from './chunks.js';
 import type { DeliveryKind, DeliveryState } from './kinds.js';
@@ -42,7 +42,8 @@ export async function listDeliveryRecords(
   let q = db.selectFrom('webhook_deliveries').selectAll();
   if (query.messageId !== undefined) q = q.where('message_id', '=', query.messageId);
   if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
-  if (query.state !== undefined) q = q.where('state', '=', query.state);
+  // In the statement's text, so the partial indexes of pending and failed rows can serve it.
+  if (query.state !== undefined) q = q.where('state', '=', sql.lit(query.state));
   const rows = await q
     .orderBy('id', 'desc')
     .limit(query.limit + 1)
