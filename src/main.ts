@@ -42,6 +42,11 @@ export async function serve(): Promise<void> {
       },
     );
   };
+  // Accepted messages are in the database: a restart by the supervisor picks them up again.
+  void server.engineFailed.then(() => {
+    logger.fatal('exiting: the sending engine stopped');
+    process.exit(1);
+  });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -6,8 +6,8 @@ import { connect } from './store/connect.js';
 import { migrate } from './store/migrations/index.js';
 import type { Store } from './store/port.js';
 import { hostname } from 'node:os';
-import { startEngine, type Engine } from './app/engine.js';
-import { createCarrier } from './carriers/connector.js';
+import { startEngineHere, startEngineThread, type SendingEngine } from './app/engine-host.js';
+import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
 import { startWebhookRunner, type DeliveryRunner } from './webhooks/delivery-runner.js';
 import { createReportSink } from './webhooks/report-sink.js';
@@ -19,12 +19,19 @@ export interface RunningServer {
   readonly baseUrl: string;
   /** A key created on this start for the bootstrap account, else null. */
   readonly bootstrapApiKey: string | null;
+  /** Settles if the sending engine dies on its own: the server can no longer send. */
+  readonly engineFailed: Promise<Error>;
   stop(): Promise<void>;
 }
 
-/** The composition root: config → store → use cases → HTTP (and, later, the runners). */
+/** The composition root: config → store → use cases → HTTP, the sending engine and the webhook runner. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const conn = connect(config.database);
+  const { database } = config;
+  // The engine gets a thread and a connection of its own unless the database lives only in
+  // this thread's memory.
+  const ownThread = !(database.kind === 'sqlite' && database.path === ':memory:');
+  const writeLock = ownThread && database.kind === 'sqlite' ? createWriteLock() : null;
+  const conn = connect(database, { writeLock: writeLock ?? undefined });
   await migrate(conn, logger);
   let webhooks: DeliveryRunner | null = null;
   // Delivery reports are queued inside each status change's transaction; the runner sends them.
@@ -33,32 +40,38 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   });
   const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
-  let engine: Engine | null = null;
-  const { connector, router } = createCarrier(config, store, logger, now);
+  let engine: SendingEngine | null = null;
   const app = await buildApp({
     config,
     store,
     logger,
     now,
     wake: () => engine?.wake(),
-    connectorStates: () => router?.states() ?? {},
-    onRoutingChanged: () => void router?.reload(),
+    connectorStates: () => engine?.connectorStates() ?? Promise.resolve({}),
+    onRoutingChanged: () => engine?.routingChanged(),
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const workerId = `${hostname()}:${port}`;
   // Accepted messages wait in the outbox until the engine starts; nothing is lost meanwhile.
-  engine = await startEngine({
-    store,
-    connector,
-    config,
-    logger,
-    now,
-    workerId: `${hostname()}:${port}`,
-    throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
-  });
+  try {
+    engine = ownThread
+      ? await startEngineThread({
+          config,
+          logger,
+          workerId,
+          writeLock,
+          onWebhooksQueued: () => webhooks?.wake(),
+        })
+      : await startEngineHere({ config, logger, workerId, store, now });
+  } catch (error) {
+    await app.close();
+    await store.close();
+    throw error;
+  }
   // Queued webhooks (from before a restart too) wait in the store until this starts.
-  webhooks = await startWebhookRunner({ store, config, logger, now, workerId: `${hostname()}:${port}` });
+  webhooks = await startWebhookRunner({ store, config, logger, now, workerId });
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host)
     ? 'localhost'
     : config.host;
@@ -69,6 +82,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     store,
     baseUrl,
     bootstrapApiKey: apiKey,
+    engineFailed: engine.failed,
     stop() {
       stopping ??= (async () => {
         // New requests stop first, then in-flight sends finish and are recorded.

@@ -20,7 +20,7 @@ export interface AppDeps {
   /** Wakes the sending engine when new work may be due. */
   readonly wake?: () => void;
   /** Live state of each running SMPP connector, for the admin API. */
-  readonly connectorStates?: () => Record<string, unknown>;
+  readonly connectorStates?: () => Promise<Record<string, unknown>>;
   /** Connectors or routes changed through the admin API: reload the router now. */
   readonly onRoutingChanged?: () => void;
 }

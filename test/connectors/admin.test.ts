@@ -337,7 +337,8 @@ describe.each(ENGINES)('connector state and router reloads on %s', (engine) => {
       store: t.store,
       logger: pino({ level: 'silent' }),
       now: () => t.clock.now,
-      connectorStates: () => ({ live: { bound: true, inFlight: 3, throughput: 12.5, errors: {} } }),
+      connectorStates: () =>
+        Promise.resolve({ live: { bound: true, inFlight: 3, throughput: 12.5, errors: {} } }),
       onRoutingChanged: () => {
         reloads += 1;
       },

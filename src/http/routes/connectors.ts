@@ -66,7 +66,8 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store, now } = deps;
   const base = { tags: ['admin'], security: [{ adminToken: [] }] };
   const errors = { 400: BadRequestBody, 403: ForbiddenBody, 404: NotFoundBody, ...commonErrors };
-  const stateOf = (name: string): unknown => deps.connectorStates?.()[name] ?? null;
+  const states = async (): Promise<Record<string, unknown>> => (await deps.connectorStates?.()) ?? {};
+  const stateOf = async (name: string): Promise<unknown> => (await states())[name] ?? null;
   const changed = () => deps.onRoutingChanged?.();
 
   resource(app, '/connectors', {
@@ -77,9 +78,9 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
         response: { 200: ConnectorList, ...errors },
       },
       handler: async () => {
-        const states = deps.connectorStates?.() ?? {};
+        const live = await states();
         const connectors = await store.connectors.list();
-        return { connectors: connectors.map((c) => connectorView(c, states[c.name] ?? null)) };
+        return { connectors: connectors.map((c) => connectorView(c, live[c.name] ?? null)) };
       },
     },
     POST: {
@@ -94,7 +95,7 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
         const created = await createConnector(store, { name: body.name, ...settingsInput(body) }, now());
         if (!created) throw new AlreadyExistsError(`A connector named ${body.name} exists`);
         changed();
-        return reply.code(201).send(connectorView(created, stateOf(created.name)));
+        return reply.code(201).send(connectorView(created, await stateOf(created.name)));
       },
     },
   });
@@ -110,7 +111,7 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
       handler: async (request) => {
         const { name } = request.params as Static<typeof ConnectorParams>;
         const connector = await requireConnector(store, name);
-        return connectorView(connector, stateOf(connector.name));
+        return connectorView(connector, await stateOf(connector.name));
       },
     },
     PATCH: {
@@ -128,7 +129,7 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
         const updated = await updateConnector(store, connector.name, settingsInput(body), now());
         if (!updated) throw new NotFoundError(`There is no connector named ${name}`);
         changed();
-        return connectorView(updated, stateOf(updated.name));
+        return connectorView(updated, await stateOf(updated.name));
       },
     },
     DELETE: {

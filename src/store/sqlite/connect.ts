@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Connection, Dialect } from '../dialect.js';
 import type { Database } from '../schema.js';
+import type { WriteLock } from './write-lock.js';
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -13,7 +14,12 @@ export const sqliteDialect: Dialect = {
   rowLocks: false,
 };
 
-export function connectSqlite(path: string): Connection {
+export interface SqliteOptions {
+  /** Shared with the other threads of this process that write the same file. */
+  readonly writeLock?: WriteLock;
+}
+
+export function connectSqlite(path: string, options: SqliteOptions = {}): Connection {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const raw = new BetterSqlite3(path);
   // WAL lets readers run beside the single writer; synchronous=NORMAL in WAL mode survives a
@@ -24,7 +30,9 @@ export function connectSqlite(path: string): Connection {
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('cache_size = -65536');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const statements = withStatementCache(raw);
+  const database = options.writeLock ? withWriteLock(statements, raw, options.writeLock) : statements;
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return {
     db,
     dialect: sqliteDialect,
@@ -40,6 +48,71 @@ const STATEMENT_CACHE_SIZE = 2000;
  * as 13–26% of the server's CPU. better-sqlite3 statements are reusable once a query has
  * finished (Kysely runs one at a time and never streams here), so keep them by SQL text.
  */
+/**
+ * Takes the shared write lock around every transaction and every write outside one. Kysely
+ * opens transactions with a plain BEGIN, which takes SQLite's lock only at the first write:
+ * a transaction that read first and then finds another connection has written since fails at
+ * once (SQLITE_BUSY_SNAPSHOT, no waiting). BEGIN IMMEDIATE takes the lock up front instead.
+ */
+function withWriteLock(
+  statements: SqliteDatabase,
+  raw: BetterSqlite3.Database,
+  lock: WriteLock,
+): SqliteDatabase {
+  let inTransaction = false;
+  /** The statement, with `run` wrapped; the rest (never used for writes) as it is. */
+  const wrapped = (statement: SqliteStatement, run: SqliteStatement['run']): SqliteStatement => ({
+    reader: false,
+    run,
+    all: (parameters) => statement.all(parameters),
+    iterate: (parameters) => statement.iterate(parameters),
+  });
+  const begin = raw.prepare('begin immediate');
+  const beginLocked = wrapped(begin, () => {
+    lock.acquire();
+    try {
+      const result = begin.run();
+      inTransaction = true;
+      return result;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  });
+  // Kysely rolls back after a failed COMMIT: the lock goes back once the transaction has ended.
+  const ending = (statement: BetterSqlite3.Statement) =>
+    wrapped(statement, () => {
+      try {
+        return statement.run();
+      } finally {
+        if (inTransaction && !raw.inTransaction) {
+          inTransaction = false;
+          lock.release();
+        }
+      }
+    });
+  const commit = ending(raw.prepare('commit'));
+  const rollback = ending(raw.prepare('rollback'));
+  return {
+    close: () => statements.close(),
+    prepare(sql) {
+      if (sql === 'begin') return beginLocked;
+      if (sql === 'commit') return commit;
+      if (sql === 'rollback') return rollback;
+      const statement = statements.prepare(sql);
+      if (statement.reader || inTransaction) return statement;
+      return wrapped(statement, (parameters) => {
+        lock.acquire();
+        try {
+          return statement.run(parameters);
+        } finally {
+          lock.release();
+        }
+      });
+    },
+  };
+}
+
 function withStatementCache(raw: BetterSqlite3.Database) {
   const statements = new Map<string, BetterSqlite3.Statement>();
   return {
