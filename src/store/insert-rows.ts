@@ -29,6 +29,18 @@ export async function insertRows(
   }
 }
 
+/** One row, its new id back: a message per POST, inside the group commit's transaction. */
+export async function insertReturningId(
+  db: Kysely<Database>,
+  table: keyof Database & string,
+  columns: readonly string[],
+  row: readonly unknown[],
+): Promise<number> {
+  const text = `${statementText(db, table, columns, 1)} returning "id"`;
+  const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(text, [...row]));
+  return rows[0]!.id;
+}
+
 function statementText(db: Kysely<Database>, table: string, columns: readonly string[], rows: number) {
   const numbered = usesNumberedParameters(db);
   const key = `${numbered ? '$' : '?'}|${table}|${columns.join(',')}|${rows}`;

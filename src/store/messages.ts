@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
-import { insertRows } from './insert-rows.js';
+import { insertReturningId, insertRows } from './insert-rows.js';
 import { listPage, type ListSort } from './list-page.js';
 import { JOB } from './job-kinds.js';
 import { enqueue, type NewJob } from './outbox.js';
@@ -132,27 +132,23 @@ async function createIn(
       }
       reserved = taken.reserved;
     }
-    const { id } = await tx
-      .insertInto('messages')
-      .values({
-        account_id: message.accountId,
-        sender: message.sender,
-        body: message.body,
-        ref: message.ref,
-        callback_url: message.callbackUrl,
-        delivery_report: message.deliveryReport,
-        send_at: message.sendAt,
-        expires_at: message.expiresAt,
-        paused: message.paused ? 1 : 0,
-        created_at: message.createdAt,
-        num_parts: message.numParts,
-        encoding: message.encoding,
-        num_recipients: recipients.length,
-        open_recipients: recipients.length,
-        credits_reserved: reserved,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertReturningId(tx, 'messages', MESSAGE_COLUMNS, [
+      message.accountId,
+      message.sender,
+      message.body,
+      message.ref,
+      message.callbackUrl,
+      message.deliveryReport,
+      message.sendAt,
+      message.expiresAt,
+      message.paused ? 1 : 0,
+      message.createdAt,
+      message.numParts,
+      message.encoding,
+      recipients.length,
+      recipients.length,
+      reserved,
+    ]);
     for (const msisdn of recipients) {
       recipientRows.push([id, msisdn, 'pending', STATUS_CODES.pending, message.createdAt]);
     }
@@ -170,6 +166,23 @@ async function createIn(
   return results;
 }
 
+const MESSAGE_COLUMNS = [
+  'account_id',
+  'sender',
+  'body',
+  'ref',
+  'callback_url',
+  'delivery_report',
+  'send_at',
+  'expires_at',
+  'paused',
+  'created_at',
+  'num_parts',
+  'encoding',
+  'num_recipients',
+  'open_recipients',
+  'credits_reserved',
+] as const satisfies readonly (keyof MessagesTable)[];
 const RECIPIENT_COLUMNS = ['message_id', 'msisdn', 'status', 'status_code', 'status_at'];
 
 /** Atomic on both engines: the balance can never go negative under concurrent sends. */
