@@ -208,6 +208,8 @@ function exchange(
 }
 
 function excerptOf(chunks: readonly Buffer[]): string {
+  // An empty body needs no decoder: one per attempt was about 1% of the webhooks bench's CPU.
+  if (chunks.length === 0) return '';
   const head = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).subarray(0, EXCERPT_BYTES);
   // stream: true holds back a character cut in half at the 512-byte boundary instead of
   // emitting a replacement character for it.

@@ -89,6 +89,15 @@ describe('createWebhookHttpClient', () => {
     });
   });
 
+  it('reads an empty answer as an empty excerpt', async () => {
+    const r = await receiver(reply(204));
+    expect(await client().post(r.url, headers(), body)).toMatchObject({
+      kind: 'accepted',
+      status: 204,
+      responseExcerpt: '',
+    });
+  });
+
   it('retries a 500', async () => {
     const r = await receiver(reply(500, 'boom'));
     expect(await client().post(r.url, headers(), body)).toMatchObject({
