@@ -94,3 +94,40 @@ describe.each(ENGINES)('the engine thread of a real server on %s', (engineName) 
     expect(smsc.stats.submitCount('+61400000001')).toBe(1);
   });
 });
+
+describe('a server on an in-memory SQLite database', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    const config = loadConfig({
+      SMSGW_DATABASE_URL: 'sqlite::memory:',
+      SMSGW_PORT: '0',
+      SMSGW_SIM_DELAY_MS: '10',
+      SMSGW_LOG_LEVEL: 'silent',
+      SMSGW_BOOTSTRAP_KEY: 'in-memory-key',
+    });
+    server = await startServer(config, logger);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('sends on the API thread, since no other connection can see the database', async () => {
+    const origin = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    const headers = { authorization: 'Bearer in-memory-key', 'content-type': 'application/json' };
+    const sent = await fetch(`${origin}/v1/sms/message`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ to: ['+61400000001'], from: 'Acme', body: 'hello' }),
+    });
+    expect(sent.status).toBe(201);
+    const { messageID } = (await sent.json()) as { messageID: number };
+    let to: Record<string, string> = {};
+    for (let i = 0; i < 200 && to['+61400000001'] !== 'delivered'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      const r = await fetch(`${origin}/v1/sms/message/${messageID}/status`, { headers });
+      to = ((await r.json()) as { to: Record<string, string> }).to;
+    }
+    expect(to).toEqual({ '+61400000001': 'delivered' });
+  });
+});
