@@ -186,17 +186,18 @@ export function startDeliveryRunner(ops: DeliveryOps, options: DeliveryRunnerOpt
 
   const attempt = async (delivery: ClaimedDelivery) => {
     const at = now();
-    const headers = webhookHeaders(
-      delivery.webhookId,
-      Math.floor(at / 1000),
-      delivery.payload,
-      signingSecrets(delivery.secrets, at),
-    );
     let result: WebhookAttemptResult;
     try {
+      const headers = webhookHeaders(
+        delivery.webhookId,
+        Math.floor(at / 1000),
+        delivery.payload,
+        signingSecrets(delivery.secrets, at),
+      );
       result = await ops.post(delivery.url, headers, delivery.payload);
     } catch (error) {
-      // The client never throws by contract; if it does, the attempt still gets its row.
+      // The client never throws by contract, and signing throws only for a secret edited by hand
+      // into something unusable; either way the attempt still gets its row.
       const message = error instanceof Error ? error.message : String(error);
       result = { kind: 'retry', status: null, durationMs: now() - at, responseExcerpt: '', error: message };
     }

@@ -180,6 +180,20 @@ describe('the delivery runner', () => {
     expect(recorded[0]!.attempt).toMatchObject({ status: null, error: 'boom' });
     expect(recorded[0]!.next.kind).toBe('retry');
   });
+
+  it('records an attempt whose secret cannot sign as a retry, without posting it', async () => {
+    const broken = { ...delivery('http://a'), secrets: { current: '', previous: null, previousUntil: null } };
+    const { ops, recorded, posted } = fakeOps([broken], () => Promise.resolve(ok()), 4);
+    const runner = startDeliveryRunner(ops, options());
+    await until(() => recorded.length === 1);
+    await runner.stop();
+    expect(posted).toHaveLength(0);
+    expect(recorded[0]!.attempt).toMatchObject({
+      status: null,
+      error: 'webhook secret is empty or not base64',
+    });
+    expect(recorded[0]!.next.kind).toBe('retry');
+  });
 });
 
 describe('nextStep: the outcome table', () => {
