@@ -28,7 +28,7 @@ export interface OutboxTable {
   id: Generated<number>;
   /** What to do: see JOB in src/store/job-kinds.ts. */
   kind: string;
-  /** The message, recipient or delivery the work is about. */
+  /** The message or recipient the work is about. */
   subject_id: number;
   /** Whose work it is, for fair scheduling across accounts. */
   account_id: number;
