@@ -149,8 +149,17 @@ export function startEngineThread(
     worker.on('error', (error) => died(error));
     worker.on('exit', (code) => died(new Error(`engine thread exited with code ${code}`)));
 
+    // One wake-up per turn of the event loop: a burst of POSTs is one message to the thread.
+    let wakePending = false;
     const engine: SendingEngine = {
-      wake: () => send({ type: 'wake' }),
+      wake() {
+        if (wakePending) return;
+        wakePending = true;
+        setImmediate(() => {
+          wakePending = false;
+          send({ type: 'wake' });
+        });
+      },
       routingChanged: () => send({ type: 'routing' }),
       connectorStates() {
         if (stopping) return Promise.resolve({});
