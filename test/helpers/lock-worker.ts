@@ -30,11 +30,11 @@ export function bumpSharedCell(lock: WriteLock, cell: Int32Array, times: number,
 /** Read-then-write transactions on one row, as the engine's claims do. */
 export async function bumpCounterRow(
   path: string,
-  lock: WriteLock,
+  lock: WriteLock | undefined,
   times: number,
   barrier: Int32Array,
 ): Promise<void> {
-  const conn = connectSqlite(path, { writeLock: lock });
+  const conn = connectSqlite(path, lock ? { writeLock: lock } : {});
   meet(barrier);
   try {
     for (let i = 0; i < times; i++) {

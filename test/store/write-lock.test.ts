@@ -18,7 +18,7 @@ function inThread(call: string, workerData: Record<string, unknown>): Promise<vo
       tsx.register();
       const helper = await import(${JSON.stringify(HELPER)});
       const { attachWriteLock } = await import(${JSON.stringify(new URL('../../src/store/sqlite/write-lock.ts', import.meta.url).href)});
-      const lock = attachWriteLock(workerData.lock);
+      const lock = workerData.lock ? attachWriteLock(workerData.lock) : undefined;
       await (${call});
     });`;
   const worker = new Worker(source, { eval: true, workerData });
@@ -65,7 +65,7 @@ describe('the SQLite write lock shared by the API and engine threads', () => {
     lock.release();
   });
 
-  it('two threads writing one file in read-then-write transactions lose nothing and never fail', async () => {
+  async function counterFile(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'smsgw-lock-'));
     dirs.push(dir);
     const path = join(dir, 'lock.sqlite');
@@ -74,15 +74,18 @@ describe('the SQLite write lock shared by the API and engine threads', () => {
     await sql`create table log (at integer not null)`.execute(setup.db);
     await sql`insert into counter (id, n) values (1, 0)`.execute(setup.db);
     await setup.close();
+    return path;
+  }
 
-    const lock = createWriteLock();
+  /** Both threads bump the counter `times` times in read-then-write transactions. */
+  async function bumpFromTwoThreads(path: string, lock: ReturnType<typeof createWriteLock> | undefined) {
     const times = 300;
     const barrier = new Int32Array(new SharedArrayBuffer(4));
     await Promise.all([
       inThread(
         'helper.bumpCounterRow(workerData.path, lock, workerData.times, new Int32Array(workerData.barrier))',
         {
-          lock: lock.buffer,
+          lock: lock?.buffer ?? null,
           path,
           times,
           barrier: barrier.buffer,
@@ -90,12 +93,22 @@ describe('the SQLite write lock shared by the API and engine threads', () => {
       ),
       bumpCounterRow(path, lock, times, barrier),
     ]);
-
     const check = connectSqlite(path);
     const { rows } = await sql<{ n: number }>`select n from counter where id = 1`.execute(check.db);
     const logged = await sql<{ c: number }>`select count(*) as c from log`.execute(check.db);
     await check.close();
-    expect(rows[0]!.n).toBe(2 * times);
-    expect(logged.rows[0]!.c).toBe(2 * times);
+    return { counted: rows[0]!.n, logged: logged.rows[0]!.c, expected: 2 * times };
+  }
+
+  it('two threads writing one file in read-then-write transactions lose nothing and never fail', async () => {
+    const { counted, logged, expected } = await bumpFromTwoThreads(await counterFile(), createWriteLock());
+    expect(counted).toBe(expected);
+    expect(logged).toBe(expected);
+  });
+
+  it('without the shared lock (the CLI beside a server) transactions still wait their turn', async () => {
+    const { counted, logged, expected } = await bumpFromTwoThreads(await counterFile(), undefined);
+    expect(counted).toBe(expected);
+    expect(logged).toBe(expected);
   });
 });

@@ -44,15 +44,8 @@ export function connectSqlite(path: string, options: SqliteOptions = {}): Connec
 const STATEMENT_CACHE_SIZE = 2000;
 
 /**
- * Kysely's SQLite driver prepares every query afresh; profiling the ingest bench showed that
- * as 13–26% of the server's CPU. better-sqlite3 statements are reusable once a query has
- * finished (Kysely runs one at a time and never streams here), so keep them by SQL text.
- */
-/**
- * Takes the shared write lock around every transaction and every write outside one. Kysely
- * opens transactions with a plain BEGIN, which takes SQLite's lock only at the first write:
- * a transaction that read first and then finds another connection has written since fails at
- * once (SQLITE_BUSY_SNAPSHOT, no waiting). BEGIN IMMEDIATE takes the lock up front instead.
+ * Takes the shared write lock around every transaction (BEGIN IMMEDIATE, as everywhere here)
+ * and around every write outside one.
  */
 function withWriteLock(
   statements: SqliteDatabase,
@@ -67,11 +60,11 @@ function withWriteLock(
     all: (parameters) => statement.all(parameters),
     iterate: (parameters) => statement.iterate(parameters),
   });
-  const begin = raw.prepare('begin immediate');
+  const begin = statements.prepare('begin');
   const beginLocked = wrapped(begin, () => {
     lock.acquire();
     try {
-      const result = begin.run();
+      const result = begin.run([]);
       inTransaction = true;
       return result;
     } catch (error) {
@@ -113,6 +106,11 @@ function withWriteLock(
   };
 }
 
+/**
+ * Kysely's SQLite driver prepares every query afresh; profiling the ingest bench showed that
+ * as 13–26% of the server's CPU. better-sqlite3 statements are reusable once a query has
+ * finished (Kysely runs one at a time and never streams here), so keep them by SQL text.
+ */
 function withStatementCache(raw: BetterSqlite3.Database) {
   const statements = new Map<string, BetterSqlite3.Statement>();
   return {
@@ -120,7 +118,10 @@ function withStatementCache(raw: BetterSqlite3.Database) {
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (statement === undefined) {
-        statement = raw.prepare(sql);
+        // Every transaction here writes, and another process (the CLI beside a running server)
+        // may write too: a deferred BEGIN that read first would then fail at its first write
+        // (SQLITE_BUSY_SNAPSHOT, no waiting); BEGIN IMMEDIATE waits its turn up front.
+        statement = raw.prepare(sql === 'begin' ? 'begin immediate' : sql);
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
         statements.set(sql, statement);
       }
