@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
@@ -61,19 +61,7 @@ export function messageStore(db: Kysely<Database>): MessageStore {
       return rows.map((r) => ({ msisdn: r.msisdn, status: r.status as Status, statusCode: r.status_code }));
     },
 
-    async recipientsOf(messageIds) {
-      const result = new Map<number, string[]>(messageIds.map((id) => [id, []]));
-      if (messageIds.length === 0) return result;
-      const rows = await db
-        .selectFrom('recipients')
-        .select(['message_id', 'msisdn'])
-        .where('message_id', 'in', messageIds)
-        .orderBy('message_id')
-        .orderBy('id')
-        .execute();
-      for (const row of rows) result.get(row.message_id)?.push(row.msisdn);
-      return result;
-    },
+    recipientsOf: recipientsReader(db),
 
     async list(accountId, q: MessageListQuery) {
       // Only what a list item shows: turning all 18 columns of 100 rows into JavaScript values
@@ -108,6 +96,41 @@ export function messageStore(db: Kysely<Database>): MessageStore {
         more: page.more,
       };
     },
+  };
+}
+
+/**
+ * Recipients of a list page, each message's in the order given. The query differs only in how
+ * many ids it takes; Kysely builds and compiles a node per id, ~20 µs of the ~120 µs this took
+ * for a 100-message page on SQLite (tsx microbench), so its text is compiled once per count.
+ */
+function recipientsReader(db: Kysely<Database>): MessageStore['recipientsOf'] {
+  const texts = new Map<number, string>();
+  const textFor = (count: number) => {
+    let text = texts.get(count);
+    if (text === undefined) {
+      const ids = Array.from({ length: count }, () => 0);
+      text = db
+        .selectFrom('recipients')
+        .select(['message_id', 'msisdn'])
+        .where('message_id', 'in', ids)
+        .orderBy('message_id')
+        .orderBy('id')
+        .compile().sql;
+      // A page holds at most 500 messages; the cap only guards against other callers.
+      if (texts.size >= 1000) texts.clear();
+      texts.set(count, text);
+    }
+    return text;
+  };
+  return async (messageIds) => {
+    const result = new Map<number, string[]>(messageIds.map((id) => [id, []]));
+    if (messageIds.length === 0) return result;
+    const { rows } = await db.executeQuery<{ message_id: number; msisdn: string }>(
+      CompiledQuery.raw(textFor(messageIds.length), [...messageIds]),
+    );
+    for (const row of rows) result.get(row.message_id)?.push(row.msisdn);
+    return result;
   };
 }
 
