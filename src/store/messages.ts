@@ -100,9 +100,13 @@ export function messageStore(db: Kysely<Database>): MessageStore {
 }
 
 /**
- * Recipients of a list page, each message's in the order given. The query differs only in how
- * many ids it takes; Kysely builds and compiles a node per id, ~20 µs of the ~120 µs this took
- * for a 100-message page on SQLite (tsx microbench), so its text is compiled once per count.
+ * Recipients of a list page, each message's in the order given, as one string from one row:
+ * `id:msisdn,id:msisdn,…` (msisdns are `+` and digits, so neither separator occurs in one).
+ * better-sqlite3 builds each row object through the V8 API, a value at a time: one aggregated
+ * value instead of a row per recipient took a 100-message page from ~103 to ~71 µs (SQLite at
+ * 1M messages, microbench). string_agg with ORDER BY is the same on PostgreSQL and SQLite ≥ 3.44.
+ * The text differs only in how many ids there are; Kysely builds a node per id, so it is
+ * compiled once per count.
  */
 function recipientsReader(db: Kysely<Database>): MessageStore['recipientsOf'] {
   const texts = new Map<number, string>();
@@ -112,10 +116,12 @@ function recipientsReader(db: Kysely<Database>): MessageStore['recipientsOf'] {
       const ids = Array.from({ length: count }, () => 0);
       text = db
         .selectFrom('recipients')
-        .select(['message_id', 'msisdn'])
+        .select(
+          sql<string | null>`string_agg(message_id || ':' || msisdn, ',' order by message_id, id)`.as(
+            'pairs',
+          ),
+        )
         .where('message_id', 'in', ids)
-        .orderBy('message_id')
-        .orderBy('id')
         .compile().sql;
       // A page holds at most 500 messages; the cap only guards against other callers.
       if (texts.size >= 1000) texts.clear();
@@ -126,10 +132,15 @@ function recipientsReader(db: Kysely<Database>): MessageStore['recipientsOf'] {
   return async (messageIds) => {
     const result = new Map<number, string[]>(messageIds.map((id) => [id, []]));
     if (messageIds.length === 0) return result;
-    const { rows } = await db.executeQuery<{ message_id: number; msisdn: string }>(
+    const { rows } = await db.executeQuery<{ pairs: string | null }>(
       CompiledQuery.raw(textFor(messageIds.length), [...messageIds]),
     );
-    for (const row of rows) result.get(row.message_id)?.push(row.msisdn);
+    const pairs = rows[0]?.pairs;
+    if (!pairs) return result;
+    for (const pair of pairs.split(',')) {
+      const colon = pair.indexOf(':');
+      result.get(Number(pair.slice(0, colon)))?.push(pair.slice(colon + 1));
+    }
     return result;
   };
 }
