@@ -112,7 +112,7 @@ function withWriteLock(
  * finished (Kysely runs one at a time and never streams here), so keep them by SQL text.
  */
 function withStatementCache(raw: BetterSqlite3.Database) {
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new Map<string, SqliteStatement>();
   return {
     close: () => raw.close(),
     prepare(sql: string) {
@@ -121,11 +121,39 @@ function withStatementCache(raw: BetterSqlite3.Database) {
         // Every transaction here writes, and another process (the CLI beside a running server)
         // may write too: a deferred BEGIN that read first would then fail at its first write
         // (SQLITE_BUSY_SNAPSHOT, no waiting); BEGIN IMMEDIATE waits its turn up front.
-        statement = raw.prepare(sql === 'begin' ? 'begin immediate' : sql);
+        statement = withRowObjects(raw.prepare(sql === 'begin' ? 'begin immediate' : sql));
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
         statements.set(sql, statement);
       }
       return statement;
+    },
+  };
+}
+
+/**
+ * better-sqlite3 builds each row object through the V8 API, a property at a time, the column
+ * name internalised again for every value: on the list endpoint that was a third of the
+ * server's CPU. Rows fetched as arrays and turned into objects by a function compiled once per
+ * statement cost about half as much.
+ */
+function withRowObjects(statement: BetterSqlite3.Statement): SqliteStatement {
+  if (!statement.reader) return statement;
+  const names = statement.columns().map((c) => c.name);
+  // A "__proto__" key in an object literal would set the prototype instead (no such column here).
+  if (names.includes('__proto__')) return statement;
+  // Same keys in the same order as better-sqlite3's own objects; a repeated name keeps the last value.
+  const toObject = new Function(
+    'row',
+    `return { ${names.map((n, i) => `${JSON.stringify(n)}: row[${i}]`).join(', ')} };`,
+  ) as (row: unknown[]) => unknown;
+  // raw() switches this statement itself to arrays, for iterate() as well as all().
+  statement.raw(true);
+  return {
+    reader: true,
+    all: (parameters) => (statement.all(parameters) as unknown[][]).map(toObject),
+    run: (parameters) => statement.run(parameters),
+    *iterate(parameters) {
+      for (const row of statement.iterate(parameters) as IterableIterator<unknown[]>) yield toObject(row);
     },
   };
 }
