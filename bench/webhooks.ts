@@ -15,10 +15,11 @@ per_recipient_final delivery reports for N recipients (default 50,000) through t
 Reported: webhooks/s and the latency from each recipient's final status (the report's tstamp)
 to its arrival. Then the same three times more, beside a second account sending as many
 messages: without reports; with reports to a second healthy receiver; with reports to a
-receiver that never answers (every attempt runs into SMSGW_WEBHOOK_TIMEOUT_MS). The stuck
-receiver's cost is the healthy receiver's drop from the second-healthy-receiver phase to the
-stuck phase (target ≤ 10%); the drop from the phase without reports is printed too, and also
-counts the cost of making the second account's reports.
+receiver that never answers (every attempt runs into SMSGW_WEBHOOK_TIMEOUT_MS). The verdict
+takes the drop from the phase without reports to the stuck phase (target ≤ 10%); that drop
+also counts making the second account's reports, which the second-healthy-receiver phase
+shares with the stuck one (but it also delivers them): the stuck receiver's own cost lies
+between the two comparisons, both printed.
 `;
 
 const KEY = 'bench-webhooks-key';
@@ -227,8 +228,7 @@ async function runOne(engine: Engine, recipients: number, batch: number) {
       batch,
     );
     // The same again with the second account's reports going to a receiver as healthy as the
-    // first: the load of the stuck phase, but for the receiver. This is the comparison the
-    // target is about (one receiver timing out must not slow the other by more than 10%).
+    // first: like the stuck phase, every report is made; unlike it, every report is delivered.
     const twin = await call(origin, 'POST', '/admin/v1/accounts', ADMIN, {
       name: 'bench-twin',
       any_sender: true,
@@ -297,12 +297,12 @@ export async function runWebhooksBench(argv: string[]): Promise<void> {
     timeoutMs = r.timeoutMs;
     const rate = (p: PhaseResult) => r.recipients / p.elapsed;
     const below = (p: PhaseResult) => `${(100 * (1 - rate(r.beside) / rate(p))).toFixed(1)}%`;
-    const drop = 1 - rate(r.beside) / rate(r.twin);
+    const drop = 1 - rate(r.beside) / rate(r.control);
     verdicts.push(
       `${engine}: alone ${count(rate(r.alone) * 1000)}/s (target ≥ 5,000/s: ${rate(r.alone) * 1000 >= 5000 ? 'PASS' : 'MISS'}); ` +
-        `beside the stuck receiver ${below(r.twin)} below beside a second healthy receiver ` +
-        `(target ≤ 10%: ${drop <= 0.1 ? 'PASS' : 'MISS'}); ${below(r.control)} below beside an account ` +
-        `without reports (which also leaves out making the second account's reports); ${below(r.alone)} below alone`,
+        `beside the stuck receiver ${below(r.control)} below beside an account without reports ` +
+        `(target ≤ 10%: ${drop <= 0.1 ? 'PASS' : 'MISS'}); ${below(r.twin)} below beside a second healthy ` +
+        `receiver; ${below(r.alone)} below alone`,
     );
     for (const [name, p] of [
       ['alone', r.alone],
