@@ -154,6 +154,9 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
       await new Promise((r) => setTimeout(r, pollDelay(started, delivered, recipients)));
     }
     const deliveredAt = performance.now();
+    // The last poll can see every recipient delivered after its sent count came up short: all
+    // were sent by the time they were delivered.
+    if (sentAt === 0) sentAt = deliveredAt;
     const cpu = process.cpuUsage(cpuBefore);
     const loop = performance.eventLoopUtilization(loopBefore);
     bar.finish();
