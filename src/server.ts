@@ -85,12 +85,19 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     engineFailed: engine.failed,
     stop() {
       stopping ??= (async () => {
+        // Each step is logged: a shutdown that takes long says where it is.
+        const started = Date.now();
+        const done = (step: string) => logger.info({ ms: Date.now() - started }, `shutdown: ${step}`);
         // New requests stop first, then in-flight sends finish and are recorded.
         await app.close();
+        done('API closed');
         await engine?.stop();
+        done('engine stopped');
         // After the engine: its last status changes may have queued webhooks (sent next start).
         await webhooks?.stop();
+        done('webhook runner stopped');
         await store.close();
+        done('database closed');
       })();
       return stopping;
     },
