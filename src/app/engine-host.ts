@@ -120,8 +120,14 @@ export function startEngineThread(
       dead = true;
       for (const answer of pendingStates.values()) answer({});
       pendingStates.clear();
-      if (!ready) return reject(error);
-      if (stopping) return stopped();
+      // Nothing is left to stop: a stop() now or later returns at once.
+      stopped();
+      if (!ready) {
+        // Whatever the thread opened before it failed goes with it.
+        void worker.terminate();
+        return reject(error);
+      }
+      if (stopping) return;
       logger.fatal({ err: error }, 'the sending engine stopped unexpectedly');
       fail(error);
     };
@@ -162,7 +168,7 @@ export function startEngineThread(
       },
       routingChanged: () => send({ type: 'routing' }),
       connectorStates() {
-        if (stopping) return Promise.resolve({});
+        if (stopping || dead) return Promise.resolve({});
         const id = nextId++;
         return new Promise((answer) => {
           pendingStates.set(id, answer);

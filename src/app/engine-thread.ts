@@ -59,6 +59,9 @@ async function run() {
     logger,
     now: () => Date.now(),
     workerId: data.workerId,
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
   });
   port.on('message', (message: ToEngineThread) => {
     switch (message.type) {
