@@ -95,14 +95,21 @@ export function startEngineThread(
     readonly onWebhooksQueued: () => void;
   },
 ): Promise<SendingEngine> {
-  const { logger } = options;
   const data: EngineThreadData = {
     config: options.config,
-    logLevel: logger.level,
+    logLevel: options.logger.level,
     workerId: options.workerId,
     writeLock: options.writeLock?.buffer ?? null,
   };
-  const worker = spawnEngineThread(data);
+  return hostEngineThread(spawnEngineThread(data), options);
+}
+
+/** The API thread's side of a started engine thread: its messages, its death, its stop. */
+export function hostEngineThread(
+  worker: Worker,
+  options: { readonly logger: Logger; readonly onWebhooksQueued: () => void },
+): Promise<SendingEngine> {
+  const { logger } = options;
   const send = (message: ToEngineThread) => worker.postMessage(message);
   const pendingStates = new Map<number, (states: Record<string, unknown>) => void>();
   let nextId = 0;
