@@ -65,6 +65,37 @@ describe('the SQLite write lock shared by the API and engine threads', () => {
     lock.release();
   });
 
+  it('is taken for every write outside a transaction, RETURNING ones too, and never for reads', async () => {
+    const path = await counterFile();
+    const inner = createWriteLock();
+    let taken = 0;
+    const lock = {
+      buffer: inner.buffer,
+      acquire: () => {
+        taken += 1;
+        inner.acquire();
+      },
+      release: () => inner.release(),
+    };
+    const conn = connectSqlite(path, { writeLock: lock });
+    try {
+      await sql`select n from counter`.execute(conn.db);
+      expect(taken).toBe(0);
+      await sql`update counter set n = n + 1`.execute(conn.db);
+      expect(taken).toBe(1);
+      const { rows } = await sql<{ n: number }>`update counter set n = n + 1 returning n`.execute(conn.db);
+      expect(rows).toEqual([{ n: 2 }]);
+      expect(taken).toBe(2);
+      await conn.db.transaction().execute(async (tx) => {
+        await sql`select n from counter`.execute(tx);
+        await sql`update counter set n = n + 1 returning n`.execute(tx);
+      });
+      expect(taken).toBe(3);
+    } finally {
+      await conn.close();
+    }
+  });
+
   async function counterFile(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'smsgw-lock-'));
     dirs.push(dir);

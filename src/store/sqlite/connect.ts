@@ -48,7 +48,7 @@ const STATEMENT_CACHE_SIZE = 2000;
  * and around every write outside one.
  */
 function withWriteLock(
-  statements: SqliteDatabase,
+  statements: ReturnType<typeof withStatementCache>,
   raw: BetterSqlite3.Database,
   lock: WriteLock,
 ): SqliteDatabase {
@@ -93,15 +93,22 @@ function withWriteLock(
       if (sql === 'commit') return commit;
       if (sql === 'rollback') return rollback;
       const statement = statements.prepare(sql);
-      if (statement.reader || inTransaction) return statement;
-      return wrapped(statement, (parameters) => {
+      if (statement.readonly || inTransaction) return statement;
+      // A write on its own, RETURNING ones (read through all()) included.
+      const locked = <T>(write: () => T): T => {
         lock.acquire();
         try {
-          return statement.run(parameters);
+          return write();
         } finally {
           lock.release();
         }
-      });
+      };
+      return {
+        reader: statement.reader,
+        run: (parameters) => locked(() => statement.run(parameters)),
+        all: (parameters) => locked(() => statement.all(parameters)),
+        iterate: (parameters) => statement.iterate(parameters),
+      };
     },
   };
 }
@@ -111,8 +118,11 @@ function withWriteLock(
  * as 13–26% of the server's CPU. better-sqlite3 statements are reusable once a query has
  * finished (Kysely runs one at a time and never streams here), so keep them by SQL text.
  */
+/** A statement as Kysely uses it, and whether it leaves the database as it is. */
+type CachedStatement = SqliteStatement & { readonly readonly: boolean };
+
 function withStatementCache(raw: BetterSqlite3.Database) {
-  const statements = new Map<string, SqliteStatement>();
+  const statements = new Map<string, CachedStatement>();
   return {
     close: () => raw.close(),
     prepare(sql: string) {
@@ -136,7 +146,7 @@ function withStatementCache(raw: BetterSqlite3.Database) {
  * server's CPU. Rows fetched as arrays and turned into objects by a function compiled once per
  * statement cost about half as much.
  */
-function withRowObjects(statement: BetterSqlite3.Statement): SqliteStatement {
+function withRowObjects(statement: BetterSqlite3.Statement): CachedStatement {
   if (!statement.reader) return statement;
   const names = statement.columns().map((c) => c.name);
   // A "__proto__" key in an object literal would set the prototype instead (no such column here).
@@ -150,6 +160,7 @@ function withRowObjects(statement: BetterSqlite3.Statement): SqliteStatement {
   statement.raw(true);
   return {
     reader: true,
+    readonly: statement.readonly,
     all: (parameters) => (statement.all(parameters) as unknown[][]).map(toObject),
     run: (parameters) => statement.run(parameters),
     *iterate(parameters) {
