@@ -52,7 +52,6 @@ function withWriteLock(
   raw: BetterSqlite3.Database,
   lock: WriteLock,
 ): SqliteDatabase {
-  let inTransaction = false;
   /** The statement, with `run` wrapped; the rest (never used for writes) as it is. */
   const wrapped = (statement: SqliteStatement, run: SqliteStatement['run']): SqliteStatement => ({
     reader: false,
@@ -64,26 +63,30 @@ function withWriteLock(
   const beginLocked = wrapped(begin, () => {
     lock.acquire();
     try {
-      const result = begin.run([]);
-      inTransaction = true;
-      return result;
+      return begin.run([]);
     } catch (error) {
       lock.release();
       throw error;
     }
   });
-  // Kysely rolls back after a failed COMMIT: the lock goes back once the transaction has ended.
+  // Kysely rolls back after a failed COMMIT: the lock goes back once the transaction has ended
+  // (release() does nothing when this thread does not hold it).
   const ending = (statement: BetterSqlite3.Statement) =>
     wrapped(statement, () => {
       try {
         return statement.run();
       } finally {
-        if (inTransaction && !raw.inTransaction) {
-          inTransaction = false;
-          lock.release();
-        }
+        if (!raw.inTransaction) lock.release();
       }
     });
+  const locked = <T>(write: () => T): T => {
+    lock.acquire();
+    try {
+      return write();
+    } finally {
+      lock.release();
+    }
+  };
   const commit = ending(raw.prepare('commit'));
   const rollback = ending(raw.prepare('rollback'));
   return {
@@ -93,16 +96,8 @@ function withWriteLock(
       if (sql === 'commit') return commit;
       if (sql === 'rollback') return rollback;
       const statement = statements.prepare(sql);
-      if (statement.readonly || inTransaction) return statement;
+      if (statement.readonly || raw.inTransaction) return statement;
       // A write on its own, RETURNING ones (read through all()) included.
-      const locked = <T>(write: () => T): T => {
-        lock.acquire();
-        try {
-          return write();
-        } finally {
-          lock.release();
-        }
-      };
       return {
         reader: statement.reader,
         run: (parameters) => locked(() => statement.run(parameters)),
