@@ -162,17 +162,9 @@ export function hostEngineThread(
     worker.on('error', (error) => died(error));
     worker.on('exit', (code) => died(new Error(`engine thread exited with code ${code}`)));
 
-    // One wake-up per turn of the event loop: a burst of POSTs is one message to the thread.
-    let wakePending = false;
     const engine: SendingEngine = {
-      wake() {
-        if (wakePending) return;
-        wakePending = true;
-        setImmediate(() => {
-          wakePending = false;
-          send({ type: 'wake' });
-        });
-      },
+      // A burst of POSTs is one message to the thread.
+      wake: oncePerTurn(() => send({ type: 'wake' })),
       routingChanged: () => send({ type: 'routing' }),
       connectorStates() {
         if (stopping || dead) return Promise.resolve({});
@@ -193,6 +185,19 @@ export function hostEngineThread(
       failed,
     };
   });
+}
+
+/** Runs `fn` once in the next turn of the event loop, however often it is asked for before. */
+export function oncePerTurn(fn: () => void): () => void {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      fn();
+    });
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { attachWriteLock } from '../store/sqlite/write-lock.js';
 import { createStore } from '../store/store.js';
 import { createReportSink } from '../webhooks/report-sink.js';
 import {
+  oncePerTurn,
   startCarrierEngine,
   type EngineThreadData,
   type FromEngineThread,
@@ -40,18 +41,8 @@ async function run() {
   const { config } = data;
   const conn = connect(config.database, { writeLock: lock });
   // Webhooks are queued by this thread's status changes and sent by the API thread's runner.
-  let webhooksNoted = false;
   const store = createStore(conn, {
-    transitionSink: createReportSink({
-      onQueued: () => {
-        if (webhooksNoted) return;
-        webhooksNoted = true;
-        setImmediate(() => {
-          webhooksNoted = false;
-          post({ type: 'webhooks' });
-        });
-      },
-    }),
+    transitionSink: createReportSink({ onQueued: oncePerTurn(() => post({ type: 'webhooks' })) }),
   });
   const { engine, router } = await startCarrierEngine({
     config,
