@@ -5,9 +5,20 @@ import { createSmscSimulator, type SmscSimulator } from '../../src/carriers/smpp
 import { loadConfig } from '../../src/config/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
+import { api } from '../helpers/process.js';
 
 const ADMIN = 'engine-thread-admin';
 const logger = pino({ level: 'silent' });
+
+/** Polls `probe` until `check` holds or 15 s have passed; returns the last value either way. */
+async function until<T>(probe: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await probe();
+    if (check(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /**
  * The real server runs its engine in a thread of its own: admin changes to routing, connector
@@ -39,27 +50,12 @@ describe.each(ENGINES)('the engine thread of a real server on %s', (engineName) 
     await db?.drop();
   });
 
-  async function http(method: string, path: string, token: string, body?: unknown) {
-    const r = await fetch(`${origin}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON shapes
-    return { status: r.status, body: (await r.json()) as any };
-  }
-
-  async function until<T>(probe: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await probe();
-      if (check(value) || Date.now() > deadline) return value;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const admin = (method: string, path: string, body?: unknown) =>
+    api(origin, ADMIN, method, `/admin/v1${path}`, body);
+  const bound = (state: unknown) => (state as { bound?: boolean } | null)?.bound === true;
 
   it('binds a connector added through the admin API and shows its live state', async () => {
-    const created = await http('POST', '/admin/v1/connectors', ADMIN, {
+    const created = await admin('POST', '/connectors', {
       name: 'primary',
       host: '127.0.0.1',
       port: smsc.port,
@@ -67,27 +63,26 @@ describe.each(ENGINES)('the engine thread of a real server on %s', (engineName) 
       password: 'secret',
     });
     expect(created.status).toBe(201);
-    expect(
-      (await http('POST', '/admin/v1/routes', ADMIN, { prefix: '+61', connector: 'primary' })).status,
-    ).toBe(201);
+    expect((await admin('POST', '/routes', { prefix: '+61', connector: 'primary' })).status).toBe(201);
     const read = await until(
-      () => http('GET', '/admin/v1/connectors/primary', ADMIN),
-      (r) => r.body.state?.bound === true,
+      () => admin('GET', '/connectors/primary'),
+      (r) => bound(r.body.state),
     );
     expect(read.body.state).toMatchObject({ bound: true, inFlight: 0 });
-    const list = await http('GET', '/admin/v1/connectors', ADMIN);
-    expect(list.body.connectors.map((c: { state: { bound: boolean } }) => c.state.bound)).toEqual([true]);
+    const list = await admin('GET', '/connectors');
+    expect((list.body.connectors as { state: unknown }[]).map((c) => bound(c.state))).toEqual([true]);
   });
 
   it('sends an accepted message through the SMSC and records its receipt', async () => {
-    const sent = await http('POST', '/v1/sms/message', 'engine-thread-key', {
+    const sent = await api(origin, 'engine-thread-key', 'POST', '/v1/sms/message', {
       to: ['+61400000001', '+61400000002'],
       from: 'Acme',
       body: 'Sent from the engine thread',
     });
     expect(sent.status).toBe(201);
     const status = await until(
-      () => http('GET', `/v1/sms/message/${sent.body.messageID}/status`, 'engine-thread-key'),
+      () =>
+        api(origin, 'engine-thread-key', 'GET', `/v1/sms/message/${sent.body.messageID as number}/status`),
       (r) => Object.values(r.body.to).every((s) => s === 'delivered'),
     );
     expect(status.body.to).toEqual({ '+61400000001': 'delivered', '+61400000002': 'delivered' });
@@ -114,20 +109,16 @@ describe('a server on an in-memory SQLite database', () => {
 
   it('sends on the API thread, since no other connection can see the database', async () => {
     const origin = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
-    const headers = { authorization: 'Bearer in-memory-key', 'content-type': 'application/json' };
-    const sent = await fetch(`${origin}/v1/sms/message`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ to: ['+61400000001'], from: 'Acme', body: 'hello' }),
+    const sent = await api(origin, 'in-memory-key', 'POST', '/v1/sms/message', {
+      to: ['+61400000001'],
+      from: 'Acme',
+      body: 'hello',
     });
     expect(sent.status).toBe(201);
-    const { messageID } = (await sent.json()) as { messageID: number };
-    let to: Record<string, string> = {};
-    for (let i = 0; i < 200 && to['+61400000001'] !== 'delivered'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      const r = await fetch(`${origin}/v1/sms/message/${messageID}/status`, { headers });
-      to = ((await r.json()) as { to: Record<string, string> }).to;
-    }
-    expect(to).toEqual({ '+61400000001': 'delivered' });
+    const status = await until(
+      () => api(origin, 'in-memory-key', 'GET', `/v1/sms/message/${sent.body.messageID as number}/status`),
+      (r) => r.body.to['+61400000001'] === 'delivered',
+    );
+    expect(status.body.to).toEqual({ '+61400000001': 'delivered' });
   });
 });
