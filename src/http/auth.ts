@@ -16,7 +16,11 @@ export function accountOf(request: FastifyRequest): Account {
   return request.account;
 }
 
-/** preHandler for the public API: `Authorization: Bearer <key>` or the bare key (decisions §2). */
+/**
+ * onRequest hook for the public API: `Authorization: Bearer <key>` or the bare key (decisions
+ * §2). It runs before the body is parsed and validated, so a request without a valid key is
+ * 401 whatever its body holds.
+ */
 export function requireAccount(store: Store) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const key = keyFromAuthorization(request.headers.authorization);
@@ -26,7 +30,7 @@ export function requireAccount(store: Store) {
   };
 }
 
-/** preHandler for the admin API: the configured token, compared in constant time; unset = refused. */
+/** onRequest hook for the admin API: the configured token, compared in constant time; unset = refused. */
 export function requireAdmin(adminToken: string | null) {
   const expected = adminToken === null ? null : digest(adminToken);
   return async (request: FastifyRequest, reply: FastifyReply) => {

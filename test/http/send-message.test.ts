@@ -22,6 +22,36 @@ describe.each(ENGINES)('POST /v1/sms/message on %s', (engine) => {
       }
     });
 
+    it('answers 401 before looking at the body or the query', async () => {
+      for (const key of [null, 'sk_nope']) {
+        const headers = key === null ? {} : { authorization: `Bearer ${key}` };
+        const requests = [
+          { method: 'POST', url: '/v1/sms/message', payload: {} },
+          { method: 'POST', url: '/v1/sms/message', payload: { to: [], body: '' } },
+          { method: 'POST', url: '/v1/sms/message', payload: '{bad' },
+          { method: 'POST', url: '/v1/sms/message' },
+          { method: 'PATCH', url: '/v1/sms/message/1', payload: {} },
+          { method: 'GET', url: '/v1/sms/messages?limit=nope' },
+          { method: 'GET', url: '/v1/sms/inbound?sort=nope' },
+        ] as const;
+        for (const { method, url, ...rest } of requests) {
+          const payload = 'payload' in rest ? rest.payload : undefined;
+          const r = await t.app.inject({
+            method,
+            url,
+            headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+            ...(payload === undefined ? {} : { payload }),
+          });
+          expect({ method, url, status: r.statusCode, body: r.json() }).toEqual({
+            method,
+            url,
+            status: 401,
+            body: { status_code: 401, status_msg: 'Unauthorized' },
+          });
+        }
+      }
+    });
+
     it('accepts the bare key as well as Bearer', async () => {
       const r = await t.app.inject({
         method: 'POST',

@@ -17,7 +17,7 @@ export function inboundRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   resource(app, '/sms/inbound', {
     GET: {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         operationId: 'indexInboundSms',
         tags: ['inbound'],
@@ -33,7 +33,7 @@ export function inboundRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   resource(app, '/sms/inbound/:messageID', {
     GET: {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         operationId: 'getInboundSms',
         tags: ['inbound'],

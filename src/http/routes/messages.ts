@@ -31,7 +31,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   resource(app, '/sms/message', {
     POST: {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         operationId: 'sendSms',
         tags: ['outbound'],
@@ -67,7 +67,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   resource(app, '/sms/messages', {
     GET: {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         operationId: 'indexOutboundSms',
         tags: ['outbound'],
@@ -83,7 +83,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   resource(app, '/sms/message/:messageID', {
     GET: {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         operationId: 'getOutboundSms',
         tags: ['outbound'],
@@ -96,7 +96,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
         readMessage(store, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
     },
     PATCH: {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         operationId: 'updateOutboundSms',
         tags: ['outbound'],
@@ -121,7 +121,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
         ),
     },
     DELETE: {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         operationId: 'cancelOutboundSms',
         tags: ['outbound'],
@@ -137,7 +137,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   resource(app, '/sms/message/:messageID/:options', {
     GET: {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         operationId: 'getOutboundSmsOptions',
         tags: ['outbound'],
