@@ -1,13 +1,13 @@
 /**
  * How many SMS parts a body needs (decisions §5), and where it is cut.
  *
- * Two counts live here on purpose. `countParts` is the billed count of decisions §5 as written:
- * 1 part up to 160 septets / 70 UCS-2 units, else ceil(n / 153) / ceil(n / 67). `planParts` is
- * where a carrier link actually cuts: never between ESC and its extension character nor between
- * the halves of a surrogate pair (the handset would show garbage at the seam), so a 2-unit
- * symbol that does not fit moves whole to the next part. At a boundary that can need one part
- * more than the formula (67 emoji: 134 units, ceil gives 2, but 33 emoji fill a part). The
- * decision is built as written and the difference is reported on the issue.
+ * GSM-7: 1 part up to 160 septets, else ceil(n / 153). UCS-2: 1 part up to 70 UTF-16 units,
+ * else parts of 67 units, "never splitting a surrogate pair": a pair that does not fit moves
+ * whole to the next part, so 67 emoji (134 units) are 3 parts of 33 + 33 + 1, not ceil(134 / 67)
+ * = 2. That is the count the carrier link sends and the count billed. A carrier link also never
+ * cuts between ESC and its extension character (the handset would show garbage at the seam);
+ * decisions §5 bills GSM-7 by the formula regardless, so there `planParts` can cut one part more
+ * than `countParts` bills.
  */
 import { gsm7Cost } from './gsm7.js';
 
@@ -121,10 +121,12 @@ export function planParts(text: string): PartPlan {
 
 /**
  * The billed part count of decisions §5 (`num_parts`, credits): one scan, no arrays, since it
- * runs on every POST. planParts(text).parts.length is this or, at a seam, one more.
+ * runs on every POST. planParts(text).parts.length is the same for UCS-2 and, at a GSM-7
+ * escape seam, can be one more.
  */
 export function countParts(text: string): { encoding: Encoding; numParts: number } {
   const { encoding, units } = measure(text);
   const { single, multi } = PART_LIMITS[encoding];
-  return { encoding, numParts: units <= single ? 1 : Math.ceil(units / multi) };
+  if (units <= single) return { encoding, numParts: 1 };
+  return { encoding, numParts: encoding === 'gsm7' ? Math.ceil(units / multi) : fill(text, encoding, multi) };
 }

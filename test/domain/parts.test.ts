@@ -7,16 +7,16 @@ const a = (n: number): string => 'a'.repeat(n);
 const u = (n: number): string => 'ж'.repeat(n); // Cyrillic: not GSM, one UTF-16 unit
 const EMOJI = '😀'; // U+1F600: one surrogate pair, two UTF-16 units
 
-/** decisions §5 as written. */
-function billed(encoding: 'gsm7' | 'ucs2', units: number): number {
-  const [single, multi] = encoding === 'gsm7' ? [160, 153] : [70, 67];
-  return units <= single ? 1 : Math.ceil(units / multi);
+/** decisions §5's GSM-7 formula. */
+function billedGsm7(septets: number): number {
+  return septets <= 160 ? 1 : Math.ceil(septets / 153);
 }
 
 function plan(text: string): PartPlan & { lengths: number[] } {
   const p = planParts(text);
   expect(p.parts.join('')).toBe(text);
-  expect(countParts(text)).toEqual({ encoding: p.encoding, numParts: billed(p.encoding, p.units) });
+  const numParts = p.encoding === 'gsm7' ? billedGsm7(p.units) : p.parts.length;
+  expect(countParts(text)).toEqual({ encoding: p.encoding, numParts });
   return { ...p, lengths: p.parts.map((part) => (p.encoding === 'gsm7' ? gsm7Septets(part) : part.length)) };
 }
 
@@ -113,10 +113,13 @@ describe('planParts / countParts: UCS-2', () => {
     expect(plan(EMOJI.repeat(36)).lengths).toEqual([66, 6]);
   });
 
-  it('bills ceil(n / 67) as decisions §5 says, even where the carrier cut needs one part more', () => {
-    const text = EMOJI.repeat(67); // 134 units
-    expect(countParts(text)).toEqual({ encoding: 'ucs2', numParts: 2 });
+  it('bills the parts actually cut, never splitting a surrogate pair (decisions §5)', () => {
+    const text = EMOJI.repeat(67); // 134 units: ceil(134 / 67) would say 2
+    expect(countParts(text)).toEqual({ encoding: 'ucs2', numParts: 3 });
     expect(planParts(text).parts).toHaveLength(3);
+    expect(countParts(EMOJI.repeat(66))).toEqual({ encoding: 'ucs2', numParts: 2 });
+    expect(countParts(u(66) + EMOJI + u(67))).toEqual({ encoding: 'ucs2', numParts: 3 });
+    expect(countParts(u(134))).toEqual({ encoding: 'ucs2', numParts: 2 });
   });
 
   it('a lone surrogate is carried as one unit and may sit on a cut', () => {
@@ -125,7 +128,7 @@ describe('planParts / countParts: UCS-2', () => {
   });
 });
 
-describe('countParts is the decisions §5 formula; planParts cuts at most one part more', () => {
+describe('countParts is decisions §5; planParts cuts the same for UCS-2, at most one more for GSM-7', () => {
   // Weighted towards boundary-relevant symbols: extension chars, emoji, and long runs.
   const symbol = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom('a', ' ', 'Δ', '@') },
@@ -141,9 +144,14 @@ describe('countParts is the decisions §5 formula; planParts cuts at most one pa
         const p = planParts(text);
         expect(p.parts.join('')).toBe(text);
         const counted = countParts(text);
-        expect(counted).toEqual({ encoding: p.encoding, numParts: billed(p.encoding, p.units) });
-        expect(p.parts.length - counted.numParts).toBeGreaterThanOrEqual(0);
-        expect(p.parts.length - counted.numParts).toBeLessThanOrEqual(1);
+        expect(counted.encoding).toBe(p.encoding);
+        if (p.encoding === 'gsm7') {
+          expect(counted.numParts).toBe(billedGsm7(p.units));
+          expect(p.parts.length - counted.numParts).toBeGreaterThanOrEqual(0);
+          expect(p.parts.length - counted.numParts).toBeLessThanOrEqual(1);
+        } else {
+          expect(counted.numParts).toBe(p.parts.length);
+        }
         const limit =
           p.parts.length === 1 ? (p.encoding === 'gsm7' ? 160 : 70) : p.encoding === 'gsm7' ? 153 : 67;
         p.parts.forEach((part, i) => {

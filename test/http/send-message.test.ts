@@ -100,6 +100,8 @@ describe.each(ENGINES)('POST /v1/sms/message on %s', (engine) => {
         ['ж'.repeat(71), 2],
         ['😀'.repeat(35), 1],
         ['😀'.repeat(36), 2],
+        // 134 UTF-16 units, but a pair is never split: 33 + 33 + 1 emoji.
+        ['😀'.repeat(67), 3],
       ];
       for (const [body, parts] of cases) {
         const r = await send({ to: TO, from: 'Acme', body });
