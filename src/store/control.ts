@@ -165,7 +165,10 @@ export async function resumeIn(tx: Kysely<Database>, messageId: number, now: num
     .select(['paused', 'send_at', 'account_id', 'open_recipients'])
     .where('id', '=', messageId)
     .executeTakeFirstOrThrow();
-  if (message.paused === 0) return message.open_recipients === 0 ? 'nothing_to_change' : 'unchanged';
+  // A paused message can still end with every recipient final (expired, cancelled): then
+  // releasing it changes nothing either, and says so (decisions §3).
+  if (message.open_recipients === 0) return 'nothing_to_change';
+  if (message.paused === 0) return 'unchanged';
   await tx.updateTable('messages').set({ paused: 0 }).where('id', '=', messageId).execute();
   await dropMessageJobs(tx, messageId, [JOB.release]);
   await enqueue(

@@ -113,6 +113,15 @@ describe.each(ENGINES)('sending through the simulator on %s', (engineName) => {
     expect((await call(h, 'PATCH', `/v1/sms/message/${id}`, { paused: false })).status).toBe(403);
   });
 
+  it('refuses to release a paused message whose recipients all ended while it was paused', async () => {
+    const id = await h.send({ to: ['+61491570150', '+61491570151'], paused: true });
+    const cancelled = await call(h, 'DELETE', `/v1/sms/message/${id}`);
+    expect(cancelled.body.to).toEqual({ '+61491570150': 'cancelled', '+61491570151': 'cancelled' });
+    const release = await call(h, 'PATCH', `/v1/sms/message/${id}`, { paused: false });
+    expect(release.status).toBe(403);
+    expect(release.body).toMatchObject({ type: 'VAL_ILLEGAL', arguement: 'paused' });
+  });
+
   it('PATCH {"paused": true} pauses a scheduled message', async () => {
     const id = await h.send({ to: ['+61491570150'], send_at: new Date(Date.now() + 800).toISOString() });
     const paused = await call(h, 'PATCH', `/v1/sms/message/${id}`, { paused: true });
