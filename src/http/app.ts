@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/port.js';
-import { errorBody, handleError } from './errors.js';
+import { errorBody, handleClientError, handleError, handleFrameworkError } from './errors.js';
 import { openApiInfo } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { docsRoutes } from './routes/docs.js';
@@ -37,6 +37,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Room for SMSGW_MAX_RECIPIENTS numbers of ~20 bytes each plus the body.
     bodyLimit: Math.max(1 << 20, deps.config.maxRecipients * 40 + (64 << 10)),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('account', null);

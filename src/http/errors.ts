@@ -1,4 +1,5 @@
 import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ConflictError,
@@ -100,4 +101,34 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (status >= 400 && status < 500) return reply.code(status).send(errorBody.generic(status));
   request.log.error({ err: error }, 'unexpected error');
   return reply.code(500).send(errorBody.internal());
+}
+
+/**
+ * Fastify's own errors before routing (a path with bad percent-encoding, FST_ERR_BAD_URL): no
+ * route can name such a path, so it is the 404 of any unknown path, in the error body of
+ * interface.md instead of Fastify's.
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') return reply.code(404).send(errorBody.notFound('No such path'));
+  return handleError(error, request, reply);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers or URL over 16 KiB,
+ * malformed request lines, request timeouts), answered in the error body of interface.md as
+ * Fastify's default handler would otherwise answer in its own.
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has no one to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify(errorBody.generic(status));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${HTTP_STATUS_TEXT[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { buildApp } from '../../src/http/app.js';
@@ -53,6 +54,36 @@ describe.each(ENGINES)('protocol edges on %s', (engine) => {
       expect(r.status, path).toBe(404);
       expect(r.body).toEqual({ status_code: 404, status_msg: 'Not Found', info: expect.any(String) });
     }
+  });
+
+  it('404 Not-found body for a path with malformed percent-encoding', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/sms/message/%ZZ'],
+      ['PATCH', '/v1/sms/message/%ZZ'],
+      ['GET', '/v1/sms/inbound/%E0%A4%A'],
+    ] as const) {
+      const r = await call(t, method, path, method === 'PATCH' ? { paused: true } : undefined);
+      expect(r.status, path).toBe(404);
+      expect(r.body).toEqual({ status_code: 404, status_msg: 'Not Found', info: expect.any(String) });
+    }
+  });
+
+  it('a request line too long for the HTTP parser gets 431 in the error body', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const response = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(`GET /v1/sms/messages?from=${'A'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      );
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head, body] = response.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(body!)).toEqual({ status_code: 431, status_msg: 'Request Header Fields Too Large' });
   });
 
   it('serves the OpenAPI document with every public operation and the admin API', async () => {
