@@ -3,9 +3,8 @@
  *
  * An msisdn is E.164 digits with an optional leading '+' (decisions §5): a country calling code
  * and national number of 7 to 15 digits in all, never starting with 0. No per-country number
- * plan is checked. An earlier version refused lengths libphonenumber's metadata calls
- * impossible for the calling code, which refused numbers the contract accepts (+1234567890,
- * +4412345678) and, as operators open ranges, would go on refusing real ones.
+ * plan is checked: the contract accepts any such digits (+1234567890 included), and number
+ * plans change faster than a library's metadata follows.
  */
 
 /** 7–15 digits: below 7 no country's numbers go (+683 4xxx, Niue, is the shortest). */
