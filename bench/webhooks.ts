@@ -151,6 +151,14 @@ async function call(origin: string, method: string, path: string, token: string,
   return (await r.json()) as Record<string, unknown>;
 }
 
+/** Who sends in a phase: the healthy account, and a second one beside it when given. */
+interface PhaseKeys {
+  readonly healthy: string;
+  readonly other?: string;
+  /** The second account's reports go to the second healthy receiver: wait for them too. */
+  readonly secondReceiver?: boolean;
+}
+
 interface PhaseResult {
   readonly elapsed: number;
   readonly deliveryWindow: number;
@@ -168,7 +176,7 @@ async function phase(
   label: string,
   origin: string,
   receivers: Awaited<ReturnType<typeof startReceivers>>,
-  keys: { healthy: string; other?: string; secondReceiver?: boolean },
+  keys: PhaseKeys,
   recipients: number,
   batch: number,
 ): Promise<PhaseResult> {
@@ -212,11 +220,8 @@ async function phase(
 /** Waits until every message of the account is complete, so all its reports are queued. */
 async function allComplete(origin: string, key: string) {
   for (;;) {
-    const page = await fetch(`${origin}/v1/sms/messages?completed=false&limit=1`, {
-      headers: { authorization: `Bearer ${key}` },
-    });
-    const body = (await page.json()) as { data: unknown[] };
-    if (body.data.length === 0) return;
+    const page = await call(origin, 'GET', '/v1/sms/messages?completed=false&limit=1', key, undefined);
+    if ((page.data as unknown[]).length === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -260,94 +265,51 @@ async function runOne(engine: Engine, recipients: number, batch: number) {
       callback_url: receivers.healthyUrl,
       delivery_report: 'per_recipient_final',
     });
+    const measure = (label: string, keys: PhaseKeys, n = recipients) =>
+      phase(`webhooks ${engine} ${label}`, origin, receivers, keys, n, batch);
+    /** A second account, sending from any sender, its per-recipient reports going to `url`. */
+    const accountReportingTo = async (name: string, url: string) =>
+      (
+        await call(origin, 'POST', '/admin/v1/accounts', ADMIN, {
+          name,
+          any_sender: true,
+          callback_url: url,
+          delivery_report: 'per_recipient_final',
+        })
+      ).api_key as string;
     // Not reported: thread start-up, JIT and the first connections would otherwise count
     // against "alone", the baseline of the verdict.
-    await phase(
-      `webhooks ${engine} warm-up`,
-      origin,
-      receivers,
-      { healthy: KEY },
-      Math.min(recipients, 5000),
-      batch,
-    );
-    const alone = await phase(
-      `webhooks ${engine} alone`,
-      origin,
-      receivers,
-      { healthy: KEY },
-      recipients,
-      batch,
-    );
-    // The control: a second account sending as much, without reports. What the stuck receiver
-    // itself costs the healthy one is the difference between this phase and the next; against
-    // "alone" the second account's sending work would count too.
+    await measure('warm-up', { healthy: KEY }, Math.min(recipients, 5000));
+    const alone = await measure('alone', { healthy: KEY });
+    // Context from here to the stuck phase: a second account sends as much at the same time,
+    // first without reports, then with reports to a receiver as healthy as the first (every
+    // report made and delivered), then to the stuck one (every report made, none delivered).
     const quiet = await call(origin, 'POST', '/admin/v1/accounts', ADMIN, {
       name: 'bench-quiet',
       any_sender: true,
     });
-    const control = await phase(
-      `webhooks ${engine} beside a second account without reports`,
-      origin,
-      receivers,
-      { healthy: KEY, other: quiet.api_key as string },
-      recipients,
-      batch,
-    );
-    // The same again with the second account's reports going to a receiver as healthy as the
-    // first: like the stuck phase, every report is made; unlike it, every report is delivered.
-    const twin = await call(origin, 'POST', '/admin/v1/accounts', ADMIN, {
-      name: 'bench-twin',
-      any_sender: true,
-      callback_url: receivers.secondUrl,
-      delivery_report: 'per_recipient_final',
+    const control = await measure('beside a second account without reports', {
+      healthy: KEY,
+      other: quiet.api_key as string,
     });
-    const twinPhase = await phase(
-      `webhooks ${engine} beside a second healthy receiver`,
-      origin,
-      receivers,
-      { healthy: KEY, other: twin.api_key as string, secondReceiver: true },
-      recipients,
-      batch,
-    );
-    const stuck = await call(origin, 'POST', '/admin/v1/accounts', ADMIN, {
-      name: 'bench-stuck',
-      any_sender: true,
-      callback_url: receivers.stuckUrl,
-      delivery_report: 'per_recipient_final',
+    const twinPhase = await measure('beside a second healthy receiver', {
+      healthy: KEY,
+      other: await accountReportingTo('bench-twin', receivers.secondUrl),
+      secondReceiver: true,
     });
-    const beside = await phase(
-      `webhooks ${engine} beside a stuck receiver`,
-      origin,
-      receivers,
-      { healthy: KEY, other: stuck.api_key as string },
-      recipients,
-      batch,
-    );
+    const stuckKey = await accountReportingTo('bench-stuck', receivers.stuckUrl);
+    const beside = await measure('beside a stuck receiver', { healthy: KEY, other: stuckKey });
     // The judged phase: the healthy account alone again while the stuck receiver still holds
     // every report of the phase before (all queued once its messages are complete).
-    await allComplete(origin, stuck.api_key as string);
+    await allComplete(origin, stuckKey);
     await receivers.take(); // counts from here: the stuck attempts during the phase itself
-    const backlog = await phase(
-      `webhooks ${engine} beside a stuck receiver's backlog`,
-      origin,
-      receivers,
-      { healthy: KEY },
-      recipients,
-      batch,
-    );
+    const backlog = await measure("beside a stuck receiver's backlog", { healthy: KEY });
     // The control for order: the receiver answers again, its backlog drains, and the healthy
     // account runs alone once more on a database that has grown by every phase before.
     receivers.heal();
     await drained(receivers.answeredByStuck, recipients);
     await receivers.take();
-    const after = await phase(
-      `webhooks ${engine} alone again, after the backlog drained`,
-      origin,
-      receivers,
-      { healthy: KEY },
-      recipients,
-      batch,
-    );
+    const after = await measure('alone again, after the backlog drained', { healthy: KEY });
     return {
       engine,
       recipients,
