@@ -1,32 +1,35 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { runShaped } from './shaped-sql.js';
 
 /** Bind parameters per statement: below both engines' limits (SQLite 32,766; PostgreSQL 65,535). */
 const MAX_PARAMETERS = 30_000;
-const TEXT_CACHE_SIZE = 500;
-
-const numberedByAdapter = new WeakMap<object, boolean>();
-const texts = new Map<string, string>();
 
 /**
- * Multi-row INSERT of plain values, on the hot paths (recipients of a message, outbox jobs).
- * Kysely's builder walks one node per value, which profiling showed as a fifth of the server's
- * CPU on 1,000-recipient POSTs; here the statement text is built once per shape and reused, and
- * the values go straight to the driver. Table and column names come from code, never input.
+ * Multi-row INSERT of plain values, on the hot paths (recipients of a message, outbox jobs,
+ * submit attempts, parts). Kysely's builder walks one node per value, which profiling showed as
+ * a fifth of the server's CPU on 1,000-recipient POSTs; here the statement text is written once
+ * per shape (shaped-sql.ts). `tail` is SQL from code that follows the VALUES (ON CONFLICT …).
  */
 export async function insertRows(
   db: Kysely<Database>,
   table: keyof Database & string,
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
+  tail = '',
 ): Promise<void> {
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement);
-    const parameters: unknown[] = [];
-    for (const row of chunk) for (const value of row) parameters.push(value);
-    await db.executeQuery(CompiledQuery.raw(statementText(db, table, columns, chunk.length), parameters));
-  }
+  await insertChunks(db, table, columns, rows, tail);
+}
+
+/** Like insertRows, with the named columns of every inserted row back (in no promised order). */
+export function insertRowsReturning<R>(
+  db: Kysely<Database>,
+  table: keyof Database & string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  returning: readonly string[],
+): Promise<R[]> {
+  return insertChunks<R>(db, table, columns, rows, ` returning ${quoted(returning)}`);
 }
 
 /** One row, its new id back: a message per POST, inside the group commit's transaction. */
@@ -36,35 +39,36 @@ export async function insertReturningId(
   columns: readonly string[],
   row: readonly unknown[],
 ): Promise<number> {
-  const text = `${statementText(db, table, columns, 1)} returning "id"`;
-  const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(text, [...row]));
-  return rows[0]!.id;
+  const [back] = await insertChunks<{ id: number }>(db, table, columns, [row], ' returning "id"');
+  return back!.id;
 }
 
-function statementText(db: Kysely<Database>, table: string, columns: readonly string[], rows: number) {
-  const numbered = usesNumberedParameters(db);
-  const key = `${numbered ? '$' : '?'}|${table}|${columns.join(',')}|${rows}`;
-  let text = texts.get(key);
-  if (text === undefined) {
-    const tuples: string[] = [];
-    let n = 0;
-    for (let r = 0; r < rows; r++) {
-      tuples.push(`(${columns.map(() => (numbered ? `$${++n}` : '?')).join(', ')})`);
-    }
-    text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`;
-    if (texts.size >= TEXT_CACHE_SIZE) texts.delete(texts.keys().next().value!);
-    texts.set(key, text);
+async function insertChunks<R>(
+  db: Kysely<Database>,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  tail: string,
+): Promise<R[]> {
+  const back: R[] = [];
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+  const names = quoted(columns);
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    const parameters: unknown[] = [];
+    for (const row of chunk) for (const value of row) parameters.push(value);
+    const result = await runShaped<R>(
+      db,
+      `insert|${table}|${names}|${chunk.length}|${tail}`,
+      (p) =>
+        `insert into "${table}" (${names}) values ${Array.from({ length: chunk.length }, () => `(${p.list(columns.length)})`).join(', ')}${tail}`,
+      parameters,
+    );
+    for (const row of result.rows) back.push(row);
   }
-  return text;
+  return back;
 }
 
-/** PostgreSQL numbers its parameters ($1), SQLite does not (?); asked once of Kysely's own compiler. */
-function usesNumberedParameters(db: Kysely<Database>): boolean {
-  const adapter = db.getExecutor().adapter;
-  let numbered = numberedByAdapter.get(adapter);
-  if (numbered === undefined) {
-    numbered = sql`${0}`.compile(db).sql.startsWith('$');
-    numberedByAdapter.set(adapter, numbered);
-  }
-  return numbered;
+function quoted(columns: readonly string[]): string {
+  return columns.map((c) => `"${c}"`).join(', ');
 }

@@ -17,7 +17,7 @@ export interface StoreOptions {
 export function createStore(conn: Connection, options: StoreOptions = {}): Store {
   return {
     accounts: withKeyCache(accountStore(conn.db)),
-    messages: messageStore(conn.db),
+    messages: messageStore(conn.db, options.transitionSink),
     engine: engineStore(conn.db, conn.dialect, options.transitionSink),
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),

@@ -19,7 +19,7 @@ export function createStoreAccount(store: Store, name: string): Promise<Account>
 export function messageInput(
   accountId: number,
   recipients: readonly string[],
-  options: { body?: string; paused?: boolean } = {},
+  options: { body?: string; paused?: boolean; sendAt?: number } = {},
 ): NewMessageInput {
   return {
     message: {
@@ -29,7 +29,7 @@ export function messageInput(
       ref: null,
       callbackUrl: null,
       deliveryReport: null,
-      sendAt: 0,
+      sendAt: options.sendAt ?? 0,
       expiresAt: null,
       paused: options.paused ?? false,
       createdAt: 0,

@@ -73,13 +73,27 @@ describe.each(ENGINES)('POST /v1/sms/message on %s', (engine) => {
   });
 
   describe('accepted messages', () => {
-    it('answers 201 with messageID, num_parts and num_recipients, recipients pending', async () => {
+    it('answers 201 with messageID, num_parts and num_recipients; recipients due now are submitted', async () => {
       const r = await send({ to: ['61491570156', '+61491570157'], from: '+61491570100', body: 'Hello' });
       expect(r.status).toBe(201);
       expect(r.body).toEqual({ messageID: expect.any(Number), num_parts: 1, num_recipients: 2 });
       const read = await call(t, 'GET', `/v1/sms/message/${r.body.messageID}/status`);
-      expect(read.body.to).toEqual({ '+61491570156': 'pending', '+61491570157': 'pending' });
-      expect(read.body.status.pending).toBe(2);
+      expect(read.body.to).toEqual({ '+61491570156': 'submitted', '+61491570157': 'submitted' });
+      expect(read.body.status.submitted).toBe(2);
+    });
+
+    it('keeps recipients of a scheduled or paused message pending (decisions §7)', async () => {
+      const scheduled = await send({
+        to: ['+61491570156'],
+        from: 'Acme',
+        body: 'later',
+        send_at: '2026-11-21T13:00:00Z',
+      });
+      const paused = await send({ to: ['+61491570156'], from: 'Acme', body: 'held', paused: true });
+      for (const r of [scheduled, paused]) {
+        const read = await call(t, 'GET', `/v1/sms/message/${r.body.messageID}/status`);
+        expect(read.body.to).toEqual({ '+61491570156': 'pending' });
+      }
     });
 
     it('sends duplicate recipients once, after normalisation', async () => {

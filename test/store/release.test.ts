@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/port.js';
 import { createStore } from '../../src/store/store.js';
 import { CONTROL_CHUNK } from '../../src/store/control.js';
+import { RELEASE_AT_ACCEPT_MAX } from '../../src/store/messages.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
 import { createStoreAccount, messageInput, msisdns } from '../helpers/messages.js';
 
@@ -21,7 +22,8 @@ describe.each(ENGINES)('releasing due messages together on %s', (engineName) => 
       messageInput(account.id, msisdns(big, 0)),
       messageInput(account.id, msisdns(big, 10_000)),
       messageInput(account.id, msisdns(1, 20_000), { paused: true }),
-      messageInput(account.id, msisdns(1, 30_000)),
+      // Scheduled, or it would be submitted at acceptance (only larger messages wait for release).
+      messageInput(account.id, msisdns(1, 30_000), { sendAt: 1 }),
     ]);
     expect(created.map((c) => c.kind)).toEqual(['created', 'created', 'created', 'created']);
 
@@ -51,5 +53,41 @@ describe.each(ENGINES)('releasing due messages together on %s', (engineName) => 
       .where('kind', '=', 'send')
       .executeTakeFirstOrThrow();
     expect(Number(sends.n)).toBe(big * 2 + 1);
+  });
+
+  it('queues a message due at acceptance for the carrier in the same commit, up to RELEASE_AT_ACCEPT_MAX recipients', async () => {
+    const account = await createStoreAccount(store, 'accept');
+    const created = await store.messages.createMany([
+      messageInput(account.id, msisdns(RELEASE_AT_ACCEPT_MAX, 40_000)),
+      messageInput(account.id, msisdns(RELEASE_AT_ACCEPT_MAX + 1, 50_000)),
+      messageInput(account.id, msisdns(2, 60_000), { sendAt: 5 }),
+      messageInput(account.id, msisdns(2, 70_000), { paused: true }),
+    ]);
+    const ids = created.map((c) => (c.kind === 'created' ? c.id : 0));
+    const recipients = await db.conn.db
+      .selectFrom('recipients')
+      .select(['message_id', 'status', 'submitted_at', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('message_id', 'in', ids)
+      .groupBy(['message_id', 'status', 'submitted_at'])
+      .orderBy('message_id')
+      .execute();
+    expect(recipients.map((r) => [r.message_id, r.status, r.submitted_at, Number(r.n)])).toEqual([
+      [ids[0], 'submitted', 0, RELEASE_AT_ACCEPT_MAX],
+      [ids[1], 'pending', null, RELEASE_AT_ACCEPT_MAX + 1],
+      [ids[2], 'pending', null, 2],
+      [ids[3], 'pending', null, 2],
+    ]);
+    const jobs = await db.conn.db
+      .selectFrom('outbox')
+      .select(['kind', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('account_id', '=', account.id)
+      .groupBy('kind')
+      .orderBy('kind')
+      .execute();
+    // One send job per recipient of the first; release work for the large and the scheduled one.
+    expect(jobs.map((j) => [j.kind, Number(j.n)])).toEqual([
+      ['release', 2],
+      ['send', RELEASE_AT_ACCEPT_MAX],
+    ]);
   });
 });
