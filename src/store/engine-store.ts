@@ -11,7 +11,7 @@ import {
 } from './control.js';
 import type { Dialect } from './dialect.js';
 import { JOB } from './job-kinds.js';
-import { claimJobs, completeJobs, nextDue, retryJob, unlockJobs, type OutboxJob } from './outbox.js';
+import { anyDue, claimJobs, completeJobs, nextDue, retryJob, unlockJobs, type OutboxJob } from './outbox.js';
 import { adoptRecordedOrphansIn, applyReceiptsIn } from './receipts.js';
 import type { Database } from './schema.js';
 import {
@@ -64,6 +64,8 @@ export interface EngineStore {
   outstandingParts(connector: string): Promise<{ carrierId: string; to: string; sentAt: number }[]>;
 }
 
+const MESSAGE_JOBS = [JOB.release, JOB.expire];
+
 /** PostgreSQL's deadlock and serialization-failure codes: the transaction can simply run again. */
 const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001']);
 
@@ -87,14 +89,18 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sink?: Trans
   const tx = <T>(run: (t: Kysely<Database>) => Promise<T>) =>
     withDeadlockRetry(() => db.transaction().execute(run));
   return {
-    claimSends: (worker, connector, now, leaseMs, limit) =>
-      tx((t) => claimSendsIn(t, dialect, worker, connector, now, leaseMs, limit, sink)),
+    claimSends: async (worker, connector, now, leaseMs, limit) =>
+      (await anyDue(db, [JOB.send], now))
+        ? tx((t) => claimSendsIn(t, dialect, worker, connector, now, leaseMs, limit, sink))
+        : [],
     recordSubmits: (worker, connector, results, retryDelay, now) =>
       tx((t) => recordSubmitsIn(t, dialect, worker, connector, results, retryDelay, now, sink)),
     applyReceipts: (connector, receipts, now) =>
       tx((t) => applyReceiptsIn(t, dialect, connector, receipts, now, sink)),
-    claimMessageJobs: (worker, now, leaseMs, limit) =>
-      tx((t) => claimJobs(t, dialect, { kinds: [JOB.release, JOB.expire] }, worker, now, leaseMs, limit)),
+    claimMessageJobs: async (worker, now, leaseMs, limit) =>
+      (await anyDue(db, MESSAGE_JOBS, now))
+        ? tx((t) => claimJobs(t, dialect, { kinds: MESSAGE_JOBS }, worker, now, leaseMs, limit))
+        : [],
     runMessageJobs: (jobs, worker, now) =>
       tx(async (t) => {
         const changed: Changed[] = [];

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { insertRows } from './insert-rows.js';
+import { runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 
 export interface OutboxJob {
@@ -47,21 +48,28 @@ export async function claimJobs(
   leaseMs: number,
   limit: number,
 ): Promise<OutboxJob[]> {
-  let due = db
-    .selectFrom('outbox')
-    .select('id')
-    .where('kind', 'in', filter.kinds)
-    .where('run_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]));
-  if (filter.accountId !== undefined) due = due.where('account_id', '=', filter.accountId);
-  due = due.orderBy('run_at').orderBy('id').limit(limit);
-  if (dialect.rowLocks) due = due.forUpdate().skipLocked();
-  const rows = await db
-    .updateTable('outbox')
-    .set({ locked_by: worker, locked_until: now + leaseMs })
-    .where('id', 'in', due)
-    .returning(['id', 'kind', 'subject_id', 'account_id', 'run_at', 'attempts'])
-    .execute();
+  const { kinds, accountId } = filter;
+  const byAccount = accountId !== undefined;
+  const lock = dialect.rowLocks ? ' for update skip locked' : '';
+  const { rows } = await runShaped<{
+    id: number;
+    kind: string;
+    subject_id: number;
+    account_id: number;
+    run_at: number;
+    attempts: number;
+  }>(
+    db,
+    `claim|${kinds.length}|${byAccount}|${lock}`,
+    (p) =>
+      `update "outbox" set "locked_by" = ${p.one()}, "locked_until" = ${p.one()} where "id" in (` +
+      `select "id" from "outbox" where "kind" in (${p.list(kinds.length)}) and "run_at" <= ${p.one()} ` +
+      `and ("locked_until" is null or "locked_until" < ${p.one()})` +
+      (byAccount ? ` and "account_id" = ${p.one()}` : '') +
+      ` order by "run_at", "id" limit ${p.one()}${lock})` +
+      ' returning "id", "kind", "subject_id", "account_id", "run_at", "attempts"',
+    [worker, now + leaseMs, ...kinds, now, now, ...(byAccount ? [accountId] : []), limit],
+  );
   return rows
     .map((r) => ({
       id: r.id,
@@ -74,6 +82,23 @@ export async function claimJobs(
     .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
 }
 
+/**
+ * Whether a claim would find anything, asked without a transaction. An empty claim is still a
+ * write transaction, and on SQLite every one takes the single writer the API waits for; the
+ * engine's loops are woken by every batch of POSTs, mostly to find their work already taken.
+ */
+export async function anyDue(db: Kysely<Database>, kinds: readonly string[], now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('outbox')
+    .select('id')
+    .where('kind', 'in', kinds)
+    .where('run_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Deletes finished jobs, only while `worker` still holds them. */
 export async function completeJobs(
   db: Kysely<Database>,
@@ -82,12 +107,14 @@ export async function completeJobs(
 ): Promise<number> {
   let done = 0;
   for (let i = 0; i < ids.length; i += 500) {
-    const result = await db
-      .deleteFrom('outbox')
-      .where('id', 'in', ids.slice(i, i + 500))
-      .where('locked_by', '=', worker)
-      .executeTakeFirst();
-    done += Number(result.numDeletedRows);
+    const chunk = ids.slice(i, i + 500);
+    const result = await runShaped(
+      db,
+      `complete|${chunk.length}`,
+      (p) => `delete from "outbox" where "id" in (${p.list(chunk.length)}) and "locked_by" = ${p.one()}`,
+      [...chunk, worker],
+    );
+    done += Number(result.numAffectedRows ?? 0);
   }
   return done;
 }

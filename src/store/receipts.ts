@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { combinePartStates } from '../domain/receipt-status.js';
 import type { CarrierReceipt } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
+import { runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
 
@@ -20,12 +21,14 @@ export async function applyReceiptsIn(
 ): Promise<Changed[]> {
   if (receipts.length === 0) return [];
   const ids = [...new Set(receipts.map((r) => r.carrierId))];
-  const parts = await tx
-    .selectFrom('recipient_parts')
-    .select(['carrier_id', 'recipient_id'])
-    .where('connector', '=', connector)
-    .where('carrier_id', 'in', ids)
-    .execute();
+  const { rows: parts } = await runShaped<{ carrier_id: string; recipient_id: number }>(
+    tx,
+    `parts-of|${ids.length}`,
+    (p) =>
+      'select "carrier_id", "recipient_id" from "recipient_parts" ' +
+      `where "connector" = ${p.one()} and "carrier_id" in (${p.list(ids.length)})`,
+    [connector, ...ids],
+  );
   const known = new Map(parts.map((p) => [p.carrier_id, p.recipient_id]));
   // The last receipt of an id wins, as one row per id in one statement (PostgreSQL refuses an
   // ON CONFLICT that would touch a row twice).
@@ -64,25 +67,29 @@ export async function applyReceiptsIn(
   }
   for (const { state, at, ids: carrierIds } of groups.values()) {
     for (let i = 0; i < carrierIds.length; i += 500) {
-      await tx
-        .updateTable('recipient_parts')
-        .set({ state, state_at: at })
-        .where('connector', '=', connector)
-        .where('carrier_id', 'in', carrierIds.slice(i, i + 500))
-        // A final part state is kept; only an open or in-transit part moves.
-        .where((eb) => eb.or([eb('state', 'is', null), eb('state', '=', 'enroute')]))
-        .execute();
+      const chunk = carrierIds.slice(i, i + 500);
+      // A final part state is kept; only an open or in-transit part moves.
+      await runShaped(
+        tx,
+        `part-state|${chunk.length}`,
+        (p) =>
+          `update "recipient_parts" set "state" = ${p.one()}, "state_at" = ${p.one()} ` +
+          `where "connector" = ${p.one()} and "carrier_id" in (${p.list(chunk.length)}) ` +
+          `and ("state" is null or "state" = ${p.one()})`,
+        [state, at, connector, ...chunk, 'enroute'],
+      );
     }
   }
   const recipients = [...new Set(parts.map((p) => p.recipient_id))];
   if (recipients.length === 0) return [];
-  const states = await tx
-    .selectFrom('recipient_parts')
-    .select(['recipient_id', 'state'])
-    .where('recipient_id', 'in', recipients)
-    .orderBy('recipient_id')
-    .orderBy('part')
-    .execute();
+  const { rows: states } = await runShaped<{ recipient_id: number; state: string | null }>(
+    tx,
+    `part-states|${recipients.length}`,
+    (p) =>
+      'select "recipient_id", "state" from "recipient_parts" ' +
+      `where "recipient_id" in (${p.list(recipients.length)}) order by "recipient_id", "part"`,
+    recipients,
+  );
   const byRecipient = new Map<number, (string | null)[]>();
   for (const s of states)
     byRecipient.set(s.recipient_id, [...(byRecipient.get(s.recipient_id) ?? []), s.state]);
@@ -106,12 +113,15 @@ export async function adoptOrphans(
   if (carrierIds.length === 0) return [];
   const found: CarrierReceipt[] = [];
   for (let i = 0; i < carrierIds.length; i += 500) {
-    const rows = await tx
-      .selectFrom('orphan_receipts')
-      .selectAll()
-      .where('connector', '=', connector)
-      .where('carrier_id', 'in', carrierIds.slice(i, i + 500))
-      .execute();
+    const chunk = carrierIds.slice(i, i + 500);
+    const { rows } = await runShaped<{ carrier_id: string; state: string; error: string | null; at: number }>(
+      tx,
+      `orphans-of|${chunk.length}`,
+      (p) =>
+        'select "carrier_id", "state", "error", "at" from "orphan_receipts" ' +
+        `where "connector" = ${p.one()} and "carrier_id" in (${p.list(chunk.length)})`,
+      [connector, ...chunk],
+    );
     for (const r of rows) {
       found.push({
         carrierId: r.carrier_id,

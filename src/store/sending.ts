@@ -3,6 +3,8 @@ import type { SubmitOutcome } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
 import { accountsWithWork, claimJobs, completeJobs, retryJob, type OutboxJob } from './outbox.js';
 import { adoptOrphans } from './receipts.js';
+import { insertRows, insertRowsReturning } from './insert-rows.js';
+import { runShaped } from './shaped-sql.js';
 import { JOB } from './job-kinds.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
@@ -58,25 +60,25 @@ export async function claimSendsIn(
   }
   if (jobs.length === 0) return [];
 
-  const rows = await tx
-    .selectFrom('recipients as r')
-    .innerJoin('messages as m', 'm.id', 'r.message_id')
-    .select([
-      'r.id',
-      'r.msisdn',
-      'r.status',
-      'r.attempts',
-      'm.id as message_id',
-      'm.sender',
-      'm.body',
-      'm.expires_at',
-    ])
-    .where(
-      'r.id',
-      'in',
-      jobs.map((j) => j.subjectId),
-    )
-    .execute();
+  const subjects = jobs.map((j) => j.subjectId);
+  const { rows } = await runShaped<{
+    id: number;
+    msisdn: string;
+    status: string;
+    attempts: number;
+    message_id: number;
+    sender: string;
+    body: string;
+    expires_at: number | null;
+  }>(
+    tx,
+    `send-work|${subjects.length}`,
+    (p) =>
+      'select "r"."id", "r"."msisdn", "r"."status", "r"."attempts", "m"."id" as "message_id", ' +
+      '"m"."sender", "m"."body", "m"."expires_at" from "recipients" as "r" ' +
+      `inner join "messages" as "m" on "m"."id" = "r"."message_id" where "r"."id" in (${p.list(subjects.length)})`,
+    subjects,
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const live: { job: OutboxJob; row: (typeof rows)[number] }[] = [];
   const done: number[] = [];
@@ -98,17 +100,21 @@ export async function claimSendsIn(
   if (live.length === 0) return [];
 
   const recipientIds = live.map((l) => l.row.id);
-  await tx
-    .updateTable('submit_attempts')
-    .set({ outcome: 'interrupted', finished_at: now, detail: 'the worker stopped during the carrier call' })
-    .where('recipient_id', 'in', recipientIds)
-    .where('outcome', 'is', null)
-    .execute();
-  const attempts = await tx
-    .insertInto('submit_attempts')
-    .values(live.map((l) => ({ recipient_id: l.row.id, connector, worker, started_at: now })))
-    .returning(['id', 'recipient_id'])
-    .execute();
+  await runShaped(
+    tx,
+    `interrupt|${recipientIds.length}`,
+    (p) =>
+      `update "submit_attempts" set "outcome" = ${p.one()}, "finished_at" = ${p.one()}, "detail" = ${p.one()} ` +
+      `where "recipient_id" in (${p.list(recipientIds.length)}) and "outcome" is null`,
+    ['interrupted', now, 'the worker stopped during the carrier call', ...recipientIds],
+  );
+  const attempts = await insertRowsReturning<{ id: number; recipient_id: number }>(
+    tx,
+    'submit_attempts',
+    ['recipient_id', 'connector', 'worker', 'started_at'],
+    live.map((l) => [l.row.id, connector, worker, now]),
+    ['id', 'recipient_id'],
+  );
   const attemptOf = new Map(attempts.map((a) => [a.recipient_id, a.id]));
   return live.map(({ job, row }) => ({
     jobId: job.id,
@@ -140,7 +146,7 @@ export async function recordSubmitsIn(
 ): Promise<Changed[]> {
   const changes: Change[] = [];
   const finished: number[] = [];
-  const parts: { connector: string; carrier_id: string; recipient_id: number; part: number }[] = [];
+  const parts: { carrierId: string; recipientId: number; part: number }[] = [];
   const acceptedAttempts: number[] = [];
   // Refusals mostly share their reason (a carrier's error text): one UPDATE per distinct one.
   const ended = new Map<string, { outcome: string; detail: string; ids: number[] }>();
@@ -148,7 +154,7 @@ export async function recordSubmitsIn(
     if (outcome.kind === 'accepted') {
       changes.push({ recipientId: work.recipientId, to: 'sent' });
       outcome.carrierIds.forEach((carrierId, i) =>
-        parts.push({ connector, carrier_id: carrierId, recipient_id: work.recipientId, part: i + 1 }),
+        parts.push({ carrierId, recipientId: work.recipientId, part: i + 1 }),
       );
       acceptedAttempts.push(work.attemptId);
       finished.push(work.jobId);
@@ -179,35 +185,36 @@ export async function recordSubmitsIn(
       .execute();
   }
   if (acceptedAttempts.length > 0) {
-    await tx
-      .updateTable('submit_attempts')
-      .set({ finished_at: now, outcome: 'accepted' })
-      .where('id', 'in', acceptedAttempts)
-      .execute();
+    await runShaped(
+      tx,
+      `accepted|${acceptedAttempts.length}`,
+      (p) =>
+        `update "submit_attempts" set "finished_at" = ${p.one()}, "outcome" = ${p.one()} ` +
+        `where "id" in (${p.list(acceptedAttempts.length)})`,
+      [now, 'accepted', ...acceptedAttempts],
+    );
   }
-  await tx
-    .updateTable('recipients')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where(
-      'id',
-      'in',
-      results.map((r) => r.work.recipientId),
-    )
-    .execute();
+  const tried = results.map((r) => r.work.recipientId);
+  await runShaped(
+    tx,
+    `tried|${tried.length}`,
+    (p) => `update "recipients" set "attempts" = "attempts" + 1 where "id" in (${p.list(tried.length)})`,
+    tried,
+  );
   const changed = await applyChanges(tx, dialect, changes, now, sink);
-  for (let i = 0; i < parts.length; i += 500) {
-    await tx
-      .insertInto('recipient_parts')
-      .values(parts.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['connector', 'carrier_id']).doNothing())
-      .execute();
-  }
+  await insertRows(
+    tx,
+    'recipient_parts',
+    ['connector', 'carrier_id', 'recipient_id', 'part'],
+    parts.map((p) => [connector, p.carrierId, p.recipientId, p.part]),
+    ' on conflict ("connector", "carrier_id") do nothing',
+  );
   changed.push(
     ...(await adoptOrphans(
       tx,
       dialect,
       connector,
-      parts.map((p) => p.carrier_id),
+      parts.map((p) => p.carrierId),
       now,
       sink,
     )),

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { runShaped } from './shaped-sql.js';
 import { STATUS_CODES, isFinal, sourcesOf, type Status } from '../domain/status.js';
 import type { Dialect } from './dialect.js';
 import type { Database } from './schema.js';
@@ -49,20 +50,7 @@ export async function applyChanges(
   const perMessage = new Map<number, { finals: number; sent: number; unpaidFinals: number }>();
   for (const { to, code, ids } of groups.values()) {
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await tx
-        .updateTable('recipients')
-        .set({
-          status: to,
-          status_code: code,
-          status_at: at,
-          ...(to === 'submitted' && { submitted_at: at }),
-          ...(to === 'sent' && { sent_at: at, reached_carrier: 1 }),
-          ...(isFinal(to) && { final_at: at }),
-        })
-        .where('id', 'in', ids.slice(i, i + 500))
-        .where('status', 'in', sourcesOf(to))
-        .returning(['id', 'message_id', 'msisdn', 'reached_carrier'])
-        .execute();
+      const rows = await moveRecipients(tx, to, code, at, ids.slice(i, i + 500));
       for (const row of rows) {
         changed.push({
           recipientId: row.id,
@@ -93,13 +81,20 @@ export async function applyChanges(
     if (sink) await sink(tx, changed);
     return changed;
   }
-  let select = tx
-    .selectFrom('messages')
-    .select(['id', 'account_id', 'num_parts', 'credits_reserved'])
-    .where('id', 'in', messageIds);
   // Reserved credit is read, split and written back: lock the rows where other nodes write too.
-  if (dialect.rowLocks) select = select.forNoKeyUpdate();
-  const messages = await select.orderBy('id').execute();
+  const lock = dialect.rowLocks ? ' for no key update' : '';
+  const { rows: messages } = await runShaped<{
+    id: number;
+    account_id: number;
+    num_parts: number;
+    credits_reserved: number;
+  }>(
+    tx,
+    `counters-of|${messageIds.length}|${lock}`,
+    (p) =>
+      `select "id", "account_id", "num_parts", "credits_reserved" from "messages" where "id" in (${p.list(messageIds.length)}) order by "id"${lock}`,
+    messageIds,
+  );
   const refunds = new Map<number, number>();
   const updates: MessageCounters[] = [];
   for (const m of messages) {
@@ -143,18 +138,58 @@ const COUNTER_ROWS_PER_STATEMENT = 1000;
  * column types its VALUES would otherwise guess as text.
  */
 async function updateCounters(tx: Kysely<Database>, rows: readonly MessageCounters[], at: number) {
-  const values = sql.join(
-    rows.map(
-      (r) =>
-        sql`(cast(${r.id} as bigint), cast(${r.finals} as bigint), cast(${r.used} as bigint), cast(${r.reserved} as bigint))`,
-    ),
-  );
-  await sql`with v (id, finals, used, reserved) as (values ${values})
+  const parameters: unknown[] = [];
+  for (const r of rows) parameters.push(r.id, r.finals, r.used, r.reserved);
+  parameters.push(at);
+  await runShaped(
+    tx,
+    `counters|${rows.length}`,
+    (p) => `with v (id, finals, used, reserved) as (values ${rows
+      .map(
+        () =>
+          `(cast(${p.one()} as bigint), cast(${p.one()} as bigint), cast(${p.one()} as bigint), cast(${p.one()} as bigint))`,
+      )
+      .join(', ')})
     update messages set
       open_recipients = messages.open_recipients - v.finals,
-      complete_at = case when messages.open_recipients - v.finals <= 0 then cast(${at} as bigint) else messages.complete_at end,
+      complete_at = case when messages.open_recipients - v.finals <= 0 then cast(${p.one()} as bigint) else messages.complete_at end,
       balance_used = messages.balance_used + v.used,
       credits_reserved = v.reserved
     from v
-    where messages.id = v.id`.execute(tx);
+    where messages.id = v.id`,
+    parameters,
+  );
+}
+
+/**
+ * Moves recipients to `to` where the transition table allows it, with the time columns that
+ * status sets (sent also marks that the recipient reached the carrier).
+ */
+async function moveRecipients(
+  tx: Kysely<Database>,
+  to: Status,
+  code: number,
+  at: number,
+  ids: readonly number[],
+) {
+  const sources = sourcesOf(to);
+  const stamp =
+    to === 'submitted' ? 'submitted_at' : to === 'sent' ? 'sent_at' : isFinal(to) ? 'final_at' : null;
+  const { rows } = await runShaped<{
+    id: number;
+    message_id: number;
+    msisdn: string;
+    reached_carrier: number;
+  }>(
+    tx,
+    `move|${to}|${ids.length}`,
+    (p) =>
+      `update "recipients" set "status" = ${p.one()}, "status_code" = ${p.one()}, "status_at" = ${p.one()}` +
+      (stamp ? `, "${stamp}" = ${p.one()}` : '') +
+      (to === 'sent' ? ', "reached_carrier" = 1' : '') +
+      ` where "id" in (${p.list(ids.length)}) and "status" in (${p.list(sources.length)})` +
+      ' returning "id", "message_id", "msisdn", "reached_carrier"',
+    [to, code, at, ...(stamp ? [at] : []), ...ids, ...sources],
+  );
+  return rows;
 }
