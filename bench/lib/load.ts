@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { Pool } from 'undici';
+import { Http1Connection, encodeRequest } from './http1.js';
 
 export interface LoadRequest {
   readonly method: 'GET' | 'POST';
@@ -65,43 +65,44 @@ function workerEntry(): string {
 
 /** `concurrency` keep-alive connections, one request in flight on each (no pipelining). */
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const pool = new Pool(spec.origin, { connections: spec.concurrency, pipelining: 1 });
+  const prepared = spec.requests.map((r) => ({
+    label: `${r.method} ${r.path}`,
+    bytes: encodeRequest(spec.origin, r.method, r.path, spec.headers, r.body),
+  }));
   const latencies = new Float64Array(spec.count);
-  const headers = { ...spec.headers, 'content-type': 'application/json' };
   let next = 0;
   let unexpected = 0;
   let firstUnexpected: string | null = null;
+  const connections = await Promise.all(
+    Array.from({ length: spec.concurrency }, () => Http1Connection.open(spec.origin)),
+  );
 
   const started = performance.now();
   const deadline = started + (spec.maxDurationMs ?? Infinity);
-  const client = async () => {
+  const client = async (slot: number) => {
     for (let i = next++; i < spec.count && performance.now() < deadline; i = next++) {
-      const request = spec.requests[i % spec.requests.length]!;
+      const request = prepared[i % prepared.length]!;
       const sentAt = performance.now();
       try {
-        const response = await pool.request({
-          origin: spec.origin,
-          method: request.method,
-          path: request.path,
-          headers: request.body === undefined ? spec.headers : headers,
-          body: request.body ?? null,
-        });
-        const text = await response.body.text();
-        if (response.statusCode !== spec.expectStatus) {
+        const response = await connections[slot]!.request(request.bytes);
+        if (response.status !== spec.expectStatus) {
           unexpected += 1;
-          firstUnexpected ??= `${request.method} ${request.path} → ${response.statusCode} ${text.slice(0, 200)}`;
+          firstUnexpected ??= `${request.label} → ${response.status} ${response.body.toString('utf8', 0, 200)}`;
         }
       } catch (error) {
         unexpected += 1;
-        firstUnexpected ??= `${request.method} ${request.path} → ${String(error)}`;
+        firstUnexpected ??= `${request.label} → ${String(error)}`;
+        // A broken connection is replaced, so one failure does not end this client.
+        connections[slot]!.close();
+        connections[slot] = await Http1Connection.open(spec.origin);
       }
       latencies[i] = performance.now() - sentAt;
     }
   };
 
-  await Promise.all(Array.from({ length: spec.concurrency }, client));
+  await Promise.all(connections.map((_, slot) => client(slot)));
   const elapsedMs = performance.now() - started;
-  await pool.close();
+  for (const connection of connections) connection.close();
   // Each client takes one index past the last it sent; those were never sent.
   const sent = Math.min(spec.count, next - spec.concurrency);
   return { latenciesMs: latencies.slice(0, sent), elapsedMs, unexpected, firstUnexpected };
