@@ -144,6 +144,7 @@ export async function recordSubmitsIn(
   now: number,
   sink?: TransitionSink,
 ): Promise<Changed[]> {
+  if (results.length === 0) return [];
   const changes: Change[] = [];
   const finished: number[] = [];
   const parts: { carrierId: string; recipientId: number; part: number }[] = [];

@@ -90,4 +90,25 @@ describe.each(ENGINES)('releasing due messages together on %s', (engineName) => 
       ['send', RELEASE_AT_ACCEPT_MAX],
     ]);
   });
+
+  it('gives every recipient its send job when a group commit spans several INSERT statements', async () => {
+    const account = await createStoreAccount(store, 'many');
+    // 6 × 1,000 recipients × 6 columns: more bind parameters than one statement takes.
+    const created = await store.messages.createMany(
+      Array.from({ length: 6 }, (_, i) =>
+        messageInput(account.id, msisdns(RELEASE_AT_ACCEPT_MAX, 100_000 + i * 10_000)),
+      ),
+    );
+    const ids = created.map((c) => (c.kind === 'created' ? c.id : 0));
+    const unqueued = await db.conn.db
+      .selectFrom('recipients as r')
+      .leftJoin('outbox as o', (join) => join.onRef('o.subject_id', '=', 'r.id').on('o.kind', '=', 'send'))
+      .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.count<number>('o.id').as('queued')])
+      .where('r.message_id', 'in', ids)
+      .executeTakeFirstOrThrow();
+    expect([Number(unqueued.all), Number(unqueued.queued)]).toEqual([
+      6 * RELEASE_AT_ACCEPT_MAX,
+      6 * RELEASE_AT_ACCEPT_MAX,
+    ]);
+  });
 });
