@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { insertRows } from './insert-rows.js';
-import { runShaped } from './shaped-sql.js';
+import { padded, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 
 export interface OutboxJob {
@@ -107,7 +107,7 @@ export async function completeJobs(
 ): Promise<number> {
   let done = 0;
   for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
+    const chunk = padded(ids.slice(i, i + 500));
     const result = await runShaped(
       db,
       `complete|${chunk.length}`,

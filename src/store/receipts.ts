@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { combinePartStates } from '../domain/receipt-status.js';
 import type { CarrierReceipt } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
-import { runShaped } from './shaped-sql.js';
+import { padded, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
 
@@ -20,7 +20,7 @@ export async function applyReceiptsIn(
   sink?: TransitionSink,
 ): Promise<Changed[]> {
   if (receipts.length === 0) return [];
-  const ids = [...new Set(receipts.map((r) => r.carrierId))];
+  const ids = padded([...new Set(receipts.map((r) => r.carrierId))]);
   const { rows: parts } = await runShaped<{ carrier_id: string; recipient_id: number }>(
     tx,
     `parts-of|${ids.length}`,
@@ -67,7 +67,7 @@ export async function applyReceiptsIn(
   }
   for (const { state, at, ids: carrierIds } of groups.values()) {
     for (let i = 0; i < carrierIds.length; i += 500) {
-      const chunk = carrierIds.slice(i, i + 500);
+      const chunk = padded(carrierIds.slice(i, i + 500));
       // A final part state is kept; only an open or in-transit part moves.
       await runShaped(
         tx,
@@ -82,13 +82,14 @@ export async function applyReceiptsIn(
   }
   const recipients = [...new Set(parts.map((p) => p.recipient_id))];
   if (recipients.length === 0) return [];
+  const ofRecipients = padded(recipients);
   const { rows: states } = await runShaped<{ recipient_id: number; state: string | null }>(
     tx,
-    `part-states|${recipients.length}`,
+    `part-states|${ofRecipients.length}`,
     (p) =>
       'select "recipient_id", "state" from "recipient_parts" ' +
-      `where "recipient_id" in (${p.list(recipients.length)}) order by "recipient_id", "part"`,
-    recipients,
+      `where "recipient_id" in (${p.list(ofRecipients.length)}) order by "recipient_id", "part"`,
+    ofRecipients,
   );
   const byRecipient = new Map<number, (string | null)[]>();
   for (const s of states)
@@ -113,7 +114,7 @@ export async function adoptOrphans(
   if (carrierIds.length === 0) return [];
   const found: CarrierReceipt[] = [];
   for (let i = 0; i < carrierIds.length; i += 500) {
-    const chunk = carrierIds.slice(i, i + 500);
+    const chunk = padded(carrierIds.slice(i, i + 500));
     const { rows } = await runShaped<{ carrier_id: string; state: string; error: string | null; at: number }>(
       tx,
       `orphans-of|${chunk.length}`,

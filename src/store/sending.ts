@@ -4,7 +4,7 @@ import type { Dialect } from './dialect.js';
 import { accountsWithWork, claimJobs, completeJobs, retryJob, type OutboxJob } from './outbox.js';
 import { adoptOrphans } from './receipts.js';
 import { insertRows, insertRowsReturning } from './insert-rows.js';
-import { runShaped } from './shaped-sql.js';
+import { padded, runShaped } from './shaped-sql.js';
 import { JOB } from './job-kinds.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
@@ -60,7 +60,7 @@ export async function claimSendsIn(
   }
   if (jobs.length === 0) return [];
 
-  const subjects = jobs.map((j) => j.subjectId);
+  const subjects = padded(jobs.map((j) => j.subjectId));
   const { rows } = await runShaped<{
     id: number;
     msisdn: string;
@@ -99,7 +99,7 @@ export async function claimSendsIn(
   await completeJobs(tx, done, worker);
   if (live.length === 0) return [];
 
-  const recipientIds = live.map((l) => l.row.id);
+  const recipientIds = padded(live.map((l) => l.row.id));
   await runShaped(
     tx,
     `interrupt|${recipientIds.length}`,
@@ -186,16 +186,17 @@ export async function recordSubmitsIn(
       .execute();
   }
   if (acceptedAttempts.length > 0) {
+    const accepted = padded(acceptedAttempts);
     await runShaped(
       tx,
-      `accepted|${acceptedAttempts.length}`,
+      `accepted|${accepted.length}`,
       (p) =>
         `update "submit_attempts" set "finished_at" = ${p.one()}, "outcome" = ${p.one()} ` +
-        `where "id" in (${p.list(acceptedAttempts.length)})`,
-      [now, 'accepted', ...acceptedAttempts],
+        `where "id" in (${p.list(accepted.length)})`,
+      [now, 'accepted', ...accepted],
     );
   }
-  const tried = results.map((r) => r.work.recipientId);
+  const tried = padded(results.map((r) => r.work.recipientId));
   await runShaped(
     tx,
     `tried|${tried.length}`,

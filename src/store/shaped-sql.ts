@@ -31,6 +31,22 @@ export function runShaped<R>(
   return db.executeQuery<R>(CompiledQuery.raw(shapedText(db, key, write), [...parameters]));
 }
 
+/**
+ * An IN list padded to a power of two by repeating its last value, so that a statement taking
+ * lists of any length 1–500 has ten shapes instead of 500: each shape is a statement SQLite
+ * prepares (tens of µs for long lists) and keeps in a cache of limited size. A repeated value
+ * changes nothing an IN test selects, updates or deletes. Not for VALUES rows.
+ */
+export function padded<T>(values: readonly T[]): readonly T[] {
+  let size = 1;
+  while (size < values.length) size *= 2;
+  if (size === values.length) return values;
+  const out = values.slice();
+  const last = values[values.length - 1]!;
+  while (out.length < size) out.push(last);
+  return out;
+}
+
 export function shapedText(db: Kysely<Database>, key: string, write: (p: Placeholders) => string): string {
   const numbered = usesNumberedParameters(db);
   const fullKey = `${numbered ? '$' : '?'}|${key}`;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { runShaped } from './shaped-sql.js';
+import { padded, runShaped } from './shaped-sql.js';
 import { STATUS_CODES, isFinal, sourcesOf, type Status } from '../domain/status.js';
 import type { Dialect } from './dialect.js';
 import type { Database } from './schema.js';
@@ -83,6 +83,7 @@ export async function applyChanges(
   }
   // Reserved credit is read, split and written back: lock the rows where other nodes write too.
   const lock = dialect.rowLocks ? ' for no key update' : '';
+  const ofMessages = padded(messageIds);
   const { rows: messages } = await runShaped<{
     id: number;
     account_id: number;
@@ -90,10 +91,10 @@ export async function applyChanges(
     credits_reserved: number;
   }>(
     tx,
-    `counters-of|${messageIds.length}|${lock}`,
+    `counters-of|${ofMessages.length}|${lock}`,
     (p) =>
-      `select "id", "account_id", "num_parts", "credits_reserved" from "messages" where "id" in (${p.list(messageIds.length)}) order by "id"${lock}`,
-    messageIds,
+      `select "id", "account_id", "num_parts", "credits_reserved" from "messages" where "id" in (${p.list(ofMessages.length)}) order by "id"${lock}`,
+    ofMessages,
   );
   const refunds = new Map<number, number>();
   const updates: MessageCounters[] = [];
@@ -170,9 +171,10 @@ async function moveRecipients(
   to: Status,
   code: number,
   at: number,
-  ids: readonly number[],
+  moving: readonly number[],
 ) {
   const sources = sourcesOf(to);
+  const ids = padded(moving);
   const stamp =
     to === 'submitted' ? 'submitted_at' : to === 'sent' ? 'sent_at' : isFinal(to) ? 'final_at' : null;
   const { rows } = await runShaped<{
