@@ -88,15 +88,15 @@ export async function claimJobs(
  * engine's loops are woken by every batch of POSTs, mostly to find their work already taken.
  */
 export async function anyDue(db: Kysely<Database>, kinds: readonly string[], now: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('outbox')
-    .select('id')
-    .where('kind', 'in', kinds)
-    .where('run_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  const { rows } = await runShaped<{ id: number }>(
+    db,
+    `any-due|${kinds.length}`,
+    (p) =>
+      `select "id" from "outbox" where "kind" in (${p.list(kinds.length)}) and "run_at" <= ${p.one()} ` +
+      `and ("locked_until" is null or "locked_until" < ${p.one()}) limit 1`,
+    [...kinds, now, now],
+  );
+  return rows.length > 0;
 }
 
 /** Deletes finished jobs, only while `worker` still holds them. */
@@ -172,12 +172,17 @@ export async function nextDue(db: Kysely<Database>, kinds: readonly string[]): P
 
 /** Accounts that have jobs of `kind`, walked in index order without scanning every row. */
 export async function accountsWithWork(db: Kysely<Database>, kind: string, limit: number): Promise<number[]> {
-  const result = await sql<{ id: number | string | null }>`
+  const { rows } = await runShaped<{ id: number | string | null }>(
+    db,
+    'accounts-with-work',
+    (p) => `
     with recursive a(id) as (
-      select min(account_id) from outbox where kind = ${kind}
+      select min(account_id) from outbox where kind = ${p.one()}
       union all
-      select (select min(account_id) from outbox where kind = ${kind} and account_id > a.id) from a where a.id is not null
+      select (select min(account_id) from outbox where kind = ${p.one()} and account_id > a.id) from a where a.id is not null
     )
-    select id from a where id is not null limit ${limit}`.execute(db);
-  return result.rows.map((r) => Number(r.id));
+    select id from a where id is not null limit ${p.one()}`,
+    [kind, kind, limit],
+  );
+  return rows.map((r) => Number(r.id));
 }

@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { padded, runShaped } from '../shaped-sql.js';
 import { IN_CHUNK } from './chunks.js';
 
 /** The fields of an inbound message its webhook carries, read inside the storing transaction. */
@@ -55,22 +56,28 @@ export async function reportTargetsIn(
 ): Promise<ReportTarget[]> {
   const targets: ReportTarget[] = [];
   for (let i = 0; i < messageIds.length; i += IN_CHUNK) {
-    const rows = await tx
-      .selectFrom('messages as m')
-      .innerJoin('accounts as a', 'a.id', 'm.account_id')
-      .select([
-        'm.id',
-        'm.account_id',
-        'm.ref',
-        'm.callback_url',
-        'a.callback_url as account_url',
-        'm.delivery_report',
-        'm.num_parts',
-        'm.balance_used',
-        'm.complete_at',
-      ])
-      .where('m.id', 'in', messageIds.slice(i, i + IN_CHUNK))
-      .execute();
+    const chunk = padded(messageIds.slice(i, i + IN_CHUNK));
+    // Read for every message at its first status change, in the engine's transactions.
+    const { rows } = await runShaped<{
+      id: number;
+      account_id: number;
+      ref: string | null;
+      callback_url: string | null;
+      account_url: string | null;
+      delivery_report: string | null;
+      num_parts: number;
+      balance_used: number | string;
+      complete_at: number | null;
+    }>(
+      tx,
+      `report-targets|${chunk.length}`,
+      (p) =>
+        'select "m"."id", "m"."account_id", "m"."ref", "m"."callback_url", "a"."callback_url" as "account_url", ' +
+        '"m"."delivery_report", "m"."num_parts", "m"."balance_used", "m"."complete_at" ' +
+        'from "messages" as "m" inner join "accounts" as "a" on "a"."id" = "m"."account_id" ' +
+        `where "m"."id" in (${p.list(chunk.length)})`,
+      chunk,
+    );
     for (const r of rows) {
       targets.push({
         id: r.id,
