@@ -32,17 +32,6 @@ export function insertRowsReturning<R>(
   return insertChunks<R>(db, table, columns, rows, ` returning ${quoted(returning)}`);
 }
 
-/** One row, its new id back: a message per POST, inside the group commit's transaction. */
-export async function insertReturningId(
-  db: Kysely<Database>,
-  table: keyof Database & string,
-  columns: readonly string[],
-  row: readonly unknown[],
-): Promise<number> {
-  const [back] = await insertChunks<{ id: number }>(db, table, columns, [row], ' returning "id"');
-  return back!.id;
-}
-
 async function insertChunks<R>(
   db: Kysely<Database>,
   table: string,

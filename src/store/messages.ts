@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
-import { insertReturningId, insertRows, insertRowsReturning } from './insert-rows.js';
+import { insertRows, insertRowsReturning } from './insert-rows.js';
 import { listPage, type ListSort } from './list-page.js';
 import { JOB } from './job-kinds.js';
 import { enqueue, type NewJob } from './outbox.js';
@@ -165,38 +165,30 @@ async function createIn(
   sink?: TransitionSink,
 ): Promise<CreateMessageResult[]> {
   const results: CreateMessageResult[] = [];
-  const pendingRows: unknown[][] = [];
-  const dueRows: unknown[][] = [];
-  const jobs: NewJob[] = [];
-  const dueMessages = new Map<number, { accountId: number; reported: boolean }>();
-  const createdAt = items[0]?.message.createdAt ?? 0;
-  for (const { message, recipients, credits } of items) {
+  const accepted: { input: NewMessageInput; reserved: number; result: number }[] = [];
+  for (const input of items) {
     let reserved = 0;
-    if (credits > 0) {
-      const taken = await reserveCredits(tx, message.accountId, credits);
+    if (input.credits > 0) {
+      const taken = await reserveCredits(tx, input.message.accountId, input.credits);
       if (taken.kind === 'credit_insufficient') {
         results.push(taken);
         continue;
       }
       reserved = taken.reserved;
     }
-    const id = await insertReturningId(tx, 'messages', MESSAGE_COLUMNS, [
-      message.accountId,
-      message.sender,
-      message.body,
-      message.ref,
-      message.callbackUrl,
-      message.deliveryReport,
-      message.sendAt,
-      message.expiresAt,
-      message.paused ? 1 : 0,
-      message.createdAt,
-      message.numParts,
-      message.encoding,
-      recipients.length,
-      recipients.length,
-      reserved,
-    ]);
+    accepted.push({ input, reserved, result: results.length });
+    results.push({ kind: 'created', id: 0 });
+  }
+  const ids = await insertMessages(tx, accepted);
+
+  const pendingRows: unknown[][] = [];
+  const dueRows: unknown[][] = [];
+  const jobs: NewJob[] = [];
+  const dueMessages = new Map<number, { accountId: number; reported: boolean }>();
+  const createdAt = items[0]?.message.createdAt ?? 0;
+  accepted.forEach(({ input: { message, recipients }, result }, i) => {
+    const id = ids[i]!;
+    results[result] = { kind: 'created', id };
     // The message's work is queued in the same commit: accepted means it will be sent.
     const dueNow =
       !message.paused && message.sendAt <= message.createdAt && recipients.length <= RELEASE_AT_ACCEPT_MAX;
@@ -220,8 +212,7 @@ async function createIn(
     if (message.expiresAt !== null) {
       jobs.push({ kind: JOB.expire, subjectId: id, accountId: message.accountId, runAt: message.expiresAt });
     }
-    results.push({ kind: 'created', id });
-  }
+  });
   await insertRows(tx, 'recipients', PENDING_COLUMNS, pendingRows);
   const submitted = await insertRowsReturning<{ id: number; message_id: number; msisdn: string }>(
     tx,
@@ -248,6 +239,37 @@ async function createIn(
   await enqueue(tx, jobs, createdAt);
   if (sink && changed.length > 0) await sink(tx, changed);
   return results;
+}
+
+/**
+ * The messages of a group commit in one INSERT (a statement per message was a fifth of the
+ * commit's statements under load), their ids in the order given. Both engines number the rows
+ * of one INSERT in VALUES order (SQLite, the single writer, takes the next rowid row by row;
+ * PostgreSQL calls nextval row by row), so the n-th smallest id returned is the n-th message.
+ */
+async function insertMessages(
+  tx: Kysely<Database>,
+  accepted: readonly { input: NewMessageInput; reserved: number }[],
+): Promise<number[]> {
+  const rows = accepted.map(({ input: { message, recipients }, reserved }) => [
+    message.accountId,
+    message.sender,
+    message.body,
+    message.ref,
+    message.callbackUrl,
+    message.deliveryReport,
+    message.sendAt,
+    message.expiresAt,
+    message.paused ? 1 : 0,
+    message.createdAt,
+    message.numParts,
+    message.encoding,
+    recipients.length,
+    recipients.length,
+    reserved,
+  ]);
+  const back = await insertRowsReturning<{ id: number }>(tx, 'messages', MESSAGE_COLUMNS, rows, ['id']);
+  return back.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
 const MESSAGE_COLUMNS = [
