@@ -113,8 +113,17 @@ async function startReceivers() {
   const worker = new Worker(RECEIVER_SOURCE, { eval: true, workerData: { counter } });
   const next = <T>() =>
     new Promise<T>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
+      // One exchange at a time: each takes its error listener away again (11 would warn).
+      const failed = (error: Error) => {
+        worker.off('message', answered);
+        reject(error);
+      };
+      const answered = (value: T) => {
+        worker.off('error', failed);
+        resolve(value);
+      };
+      worker.once('message', answered);
+      worker.once('error', failed);
     });
   const ports = await next<{ healthy: number; second: number; stuck: number }>();
   const received = new Int32Array(counter);
