@@ -1,11 +1,15 @@
 import type { Account, NewMessageInput, Store } from '../../src/store/port.js';
 
-/** An unlimited account that may send from any sender, straight through the store. */
-export function createStoreAccount(store: Store, name: string): Promise<Account> {
+/** An account (unlimited unless `credits` is given) that may send from any sender, straight through the store. */
+export function createStoreAccount(
+  store: Store,
+  name: string,
+  credits: number | null = null,
+): Promise<Account> {
   return store.accounts.create({
     name,
     timezone: 'UTC',
-    credits: null,
+    credits,
     anySender: true,
     callbackUrl: null,
     inboundUrl: null,

@@ -15,17 +15,7 @@ describe.each(ENGINES)('one group commit of many messages on %s', (engineName) =
 
   it('gives each message its own id, body and recipients, in order, beside a refusal', async () => {
     const unlimited = await createStoreAccount(store, 'u');
-    const limited = await store.accounts.create({
-      name: 'l',
-      timezone: 'UTC',
-      credits: 3,
-      anySender: true,
-      callbackUrl: null,
-      inboundUrl: null,
-      deliveryReport: null,
-      webhookSecret: 's',
-      createdAt: 0,
-    });
+    const limited = await createStoreAccount(store, 'l', 3);
     const withCredits = (body: string, recipients: string[]) => ({
       ...messageInput(limited.id, recipients, { body }),
       credits: recipients.length,
