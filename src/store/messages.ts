@@ -184,7 +184,7 @@ async function createIn(
   const pendingRows: unknown[][] = [];
   const dueRows: unknown[][] = [];
   const jobs: NewJob[] = [];
-  const dueMessages = new Map<number, { accountId: number; reported: boolean }>();
+  const dueMessages = new Map<number, { accountId: number; at: number; reported: boolean }>();
   const createdAt = items[0]?.message.createdAt ?? 0;
   accepted.forEach(({ input: { message, recipients }, result }, i) => {
     const id = ids[i]!;
@@ -199,6 +199,7 @@ async function createIn(
       // Only per_recipient reports the move to submitted (decisions §10).
       dueMessages.set(id, {
         accountId: message.accountId,
+        at: message.createdAt,
         reported: message.deliveryReport === 'per_recipient',
       });
     } else {
@@ -232,7 +233,7 @@ async function createIn(
         msisdn: r.msisdn,
         status: 'submitted',
         code: STATUS_CODES.submitted,
-        at: createdAt,
+        at: due.at,
       });
     }
   }

@@ -8,8 +8,11 @@ export interface Placeholders {
   list(count: number): string;
 }
 
-/** Distinct statement texts kept; IN lists of every length each count as one. */
-const TEXT_CACHE_SIZE = 2000;
+/**
+ * Distinct statement texts kept (each shape counts as one). Evicting one only means writing it
+ * again; the cap bounds memory, as a text of a multi-row INSERT runs to tens of kilobytes.
+ */
+const TEXT_CACHE_SIZE = 500;
 const texts = new Map<string, string>();
 const numberedByAdapter = new WeakMap<object, boolean>();
 
@@ -38,6 +41,7 @@ export function runShaped<R>(
  * changes nothing an IN test selects, updates or deletes. Not for VALUES rows.
  */
 export function padded<T>(values: readonly T[]): readonly T[] {
+  if (values.length === 0) return values;
   let size = 1;
   while (size < values.length) size *= 2;
   if (size === values.length) return values;
@@ -47,7 +51,7 @@ export function padded<T>(values: readonly T[]): readonly T[] {
   return out;
 }
 
-export function shapedText(db: Kysely<Database>, key: string, write: (p: Placeholders) => string): string {
+function shapedText(db: Kysely<Database>, key: string, write: (p: Placeholders) => string): string {
   const numbered = usesNumberedParameters(db);
   const fullKey = `${numbered ? '$' : '?'}|${key}`;
   let text = texts.get(fullKey);
