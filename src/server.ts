@@ -89,7 +89,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         const started = Date.now();
         const done = (step: string) => logger.info({ ms: Date.now() - started }, `shutdown: ${step}`);
         // New requests stop first, then in-flight sends finish and are recorded.
-        await app.close();
+        await closeApi(app, logger);
         done('API closed');
         await engine?.stop();
         done('engine stopped');
@@ -102,4 +102,28 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       return stopping;
     },
   };
+}
+
+/** How long requests still running at shutdown get to finish before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+/**
+ * Closes the listener and idle keep-alive connections at once, and gives requests still
+ * running SHUTDOWN_GRACE_MS. A client that stops reading its response, or never sends the rest
+ * of its body, would otherwise hold the whole shutdown until Node's own timeouts (a test's
+ * unread response held one for 70 s); after the grace period such connections are cut.
+ */
+async function closeApi(app: App, logger: Logger): Promise<void> {
+  const cut = setTimeout(() => {
+    logger.warn(
+      { graceMs: SHUTDOWN_GRACE_MS },
+      'shutdown: cutting connections still busy after the grace period',
+    );
+    app.server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
 }

@@ -43,6 +43,9 @@ export async function startServerProcess(env: Record<string, string>, port: numb
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     try {
       const r = await fetch(`${baseUrl}/openapi.json`);
+      // Read to the end: an unread response keeps its connection busy, and a server stopped
+      // later would wait for it (the SIGTERM test once waited 70 s).
+      await r.arrayBuffer();
       if (r.ok) break;
     } catch {
       // not listening yet

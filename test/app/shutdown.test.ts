@@ -1,0 +1,46 @@
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/engines.js';
+
+const KEY = 'shutdown-key';
+
+describe('stopping the server', () => {
+  let db: TestDatabase | null = null;
+  let server: RunningServer | null = null;
+  let socket: Socket | null = null;
+  afterAll(async () => {
+    socket?.destroy();
+    await server?.stop();
+    await db?.drop();
+  });
+
+  it('does not wait for a client that never sends the rest of its request', async () => {
+    db = await createTestDatabase('sqlite');
+    const config = loadConfig({
+      SMSGW_DATABASE_URL: db.url,
+      SMSGW_PORT: '0',
+      SMSGW_LOG_LEVEL: 'silent',
+      SMSGW_BOOTSTRAP_KEY: KEY,
+    });
+    server = await startServer(config, pino({ level: 'silent' }));
+    const { port } = server.app.server.address() as AddressInfo;
+    const open = connect({ host: '127.0.0.1', port });
+    socket = open;
+    await new Promise<void>((resolve) => open.once('connect', resolve));
+    const closed = new Promise<void>((resolve) => open.once('close', () => resolve()));
+    // Headers promise 100 bytes of body; one arrives. Node would wait minutes for the rest.
+    open.write(
+      `POST /v1/sms/message HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const started = Date.now();
+    await server.stop();
+    expect(Date.now() - started).toBeLessThan(9_000);
+    await closed;
+  });
+});
