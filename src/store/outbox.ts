@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './dialect.js';
+import { chunk, IN_CHUNK } from './chunks.js';
 import { insertRows } from './insert-rows.js';
 import { padded, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
@@ -106,13 +107,13 @@ export async function completeJobs(
   worker: string,
 ): Promise<number> {
   let done = 0;
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = padded(ids.slice(i, i + 500));
+  for (const part of chunk(ids, IN_CHUNK)) {
+    const jobs = padded(part);
     const result = await runShaped(
       db,
-      `complete|${chunk.length}`,
-      (p) => `delete from "outbox" where "id" in (${p.list(chunk.length)}) and "locked_by" = ${p.one()}`,
-      [...chunk, worker],
+      `complete|${jobs.length}`,
+      (p) => `delete from "outbox" where "id" in (${p.list(jobs.length)}) and "locked_by" = ${p.one()}`,
+      [...jobs, worker],
     );
     done += Number(result.numAffectedRows ?? 0);
   }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { combinePartStates } from '../domain/receipt-status.js';
 import type { CarrierReceipt } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
+import { chunk, INSERT_CHUNK, IN_CHUNK } from './chunks.js';
 import { padded, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
@@ -40,10 +41,10 @@ export async function applyReceiptsIn(
     error: r.error ?? null,
     at: r.at,
   }));
-  for (let i = 0; i < orphanRows.length; i += 500) {
+  for (const rows of chunk(orphanRows, INSERT_CHUNK)) {
     await tx
       .insertInto('orphan_receipts')
-      .values(orphanRows.slice(i, i + 500))
+      .values(rows)
       .onConflict((oc) =>
         oc.columns(['connector', 'carrier_id']).doUpdateSet((eb) => ({
           state: eb.ref('excluded.state'),
@@ -66,17 +67,17 @@ export async function applyReceiptsIn(
     groups.set(key, group);
   }
   for (const { state, at, ids: carrierIds } of groups.values()) {
-    for (let i = 0; i < carrierIds.length; i += 500) {
-      const chunk = padded(carrierIds.slice(i, i + 500));
+    for (const part of chunk(carrierIds, IN_CHUNK)) {
+      const ids = padded(part);
       // A final part state is kept; only an open or in-transit part moves.
       await runShaped(
         tx,
-        `part-state|${chunk.length}`,
+        `part-state|${ids.length}`,
         (p) =>
           `update "recipient_parts" set "state" = ${p.one()}, "state_at" = ${p.one()} ` +
-          `where "connector" = ${p.one()} and "carrier_id" in (${p.list(chunk.length)}) ` +
+          `where "connector" = ${p.one()} and "carrier_id" in (${p.list(ids.length)}) ` +
           `and ("state" is null or "state" = ${p.one()})`,
-        [state, at, connector, ...chunk, 'enroute'],
+        [state, at, connector, ...ids, 'enroute'],
       );
     }
   }
@@ -113,15 +114,15 @@ export async function adoptOrphans(
 ): Promise<Changed[]> {
   if (carrierIds.length === 0) return [];
   const found: CarrierReceipt[] = [];
-  for (let i = 0; i < carrierIds.length; i += 500) {
-    const chunk = padded(carrierIds.slice(i, i + 500));
+  for (const part of chunk(carrierIds, IN_CHUNK)) {
+    const ids = padded(part);
     const { rows } = await runShaped<{ carrier_id: string; state: string; error: string | null; at: number }>(
       tx,
-      `orphans-of|${chunk.length}`,
+      `orphans-of|${ids.length}`,
       (p) =>
         'select "carrier_id", "state", "error", "at" from "orphan_receipts" ' +
-        `where "connector" = ${p.one()} and "carrier_id" in (${p.list(chunk.length)})`,
-      [connector, ...chunk],
+        `where "connector" = ${p.one()} and "carrier_id" in (${p.list(ids.length)})`,
+      [connector, ...ids],
     );
     for (const r of rows) {
       found.push({

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { chunk, IN_CHUNK } from './chunks.js';
 import { padded, runShaped } from './shaped-sql.js';
 import { STATUS_CODES, isFinal, sourcesOf, type Status } from '../domain/status.js';
 import type { Dialect } from './dialect.js';
@@ -49,8 +50,8 @@ export async function applyChanges(
   const changed: Changed[] = [];
   const perMessage = new Map<number, { finals: number; sent: number; unpaidFinals: number }>();
   for (const { to, code, ids } of groups.values()) {
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await moveRecipients(tx, to, code, at, ids.slice(i, i + 500));
+    for (const part of chunk(ids, IN_CHUNK)) {
+      const rows = await moveRecipients(tx, to, code, at, part);
       for (const row of rows) {
         changed.push({
           recipientId: row.id,

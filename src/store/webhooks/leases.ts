@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { isPending } from './pending.js';
-import { chunk, IN_CHUNK } from './chunks.js';
+import { chunk, IN_CHUNK } from '../chunks.js';
 
 /** Frees leases (all of `worker`'s, or only `deliveryIds`) and makes their deliveries due now. */
 export async function freeLeases(

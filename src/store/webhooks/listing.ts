@@ -1,7 +1,7 @@
 /** Reading deliveries back with their attempts, as the admin API and CLI show them (decisions §9). */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../schema.js';
-import { IN_CHUNK } from './chunks.js';
+import { IN_CHUNK } from '../chunks.js';
 import type { DeliveryKind, DeliveryState } from './kinds.js';
 
 export interface AttemptView {

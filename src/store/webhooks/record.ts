@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { insertRows } from '../insert-rows.js';
 import type { Database } from '../schema.js';
 import type { ClaimedDelivery } from './claim.js';
-import { chunk, IN_CHUNK } from './chunks.js';
+import { chunk, IN_CHUNK } from '../chunks.js';
 
 export interface AttemptRecord {
   readonly attemptedAt: number;

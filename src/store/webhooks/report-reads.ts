@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { padded, runShaped } from '../shaped-sql.js';
-import { IN_CHUNK } from './chunks.js';
+import { chunk, IN_CHUNK } from '../chunks.js';
 
 /** The fields of an inbound message its webhook carries, read inside the storing transaction. */
 export async function inboundForWebhookIn(
@@ -55,8 +55,8 @@ export async function reportTargetsIn(
   messageIds: readonly number[],
 ): Promise<ReportTarget[]> {
   const targets: ReportTarget[] = [];
-  for (let i = 0; i < messageIds.length; i += IN_CHUNK) {
-    const chunk = padded(messageIds.slice(i, i + IN_CHUNK));
+  for (const part of chunk(messageIds, IN_CHUNK)) {
+    const ids = padded(part);
     // Read for every message at its first status change, in the engine's transactions.
     const { rows } = await runShaped<{
       id: number;
@@ -70,13 +70,13 @@ export async function reportTargetsIn(
       complete_at: number | null;
     }>(
       tx,
-      `report-targets|${chunk.length}`,
+      `report-targets|${ids.length}`,
       (p) =>
         'select "m"."id", "m"."account_id", "m"."ref", "m"."callback_url", "a"."callback_url" as "account_url", ' +
         '"m"."delivery_report", "m"."num_parts", "m"."balance_used", "m"."complete_at" ' +
         'from "messages" as "m" inner join "accounts" as "a" on "a"."id" = "m"."account_id" ' +
-        `where "m"."id" in (${p.list(chunk.length)})`,
-      chunk,
+        `where "m"."id" in (${p.list(ids.length)})`,
+      ids,
     );
     for (const r of rows) {
       targets.push({
