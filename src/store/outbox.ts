@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { chunk, IN_CHUNK } from './chunks.js';
 import { insertRows } from './insert-rows.js';
-import { padded, runShaped } from './shaped-sql.js';
+import { padded, runShaped, type Placeholders } from './shaped-sql.js';
 import type { Database } from './schema.js';
 
 export interface OutboxJob {
@@ -64,12 +64,11 @@ export async function claimJobs(
     `claim|${kinds.length}|${byAccount}|${lock}`,
     (p) =>
       `update "outbox" set "locked_by" = ${p.one()}, "locked_until" = ${p.one()} where "id" in (` +
-      `select "id" from "outbox" where "kind" in (${p.list(kinds.length)}) and "run_at" <= ${p.one()} ` +
-      `and ("locked_until" is null or "locked_until" < ${p.one()})` +
+      `select "id" from "outbox" where ${dueText(p, kinds.length)}` +
       (byAccount ? ` and "account_id" = ${p.one()}` : '') +
       ` order by "run_at", "id" limit ${p.one()}${lock})` +
       ' returning "id", "kind", "subject_id", "account_id", "run_at", "attempts"',
-    [worker, now + leaseMs, ...kinds, now, now, ...(byAccount ? [accountId] : []), limit],
+    [worker, now + leaseMs, ...dueParameters(kinds, now), ...(byAccount ? [accountId] : []), limit],
   );
   return rows
     .map((r) => ({
@@ -92,12 +91,22 @@ export async function anyDue(db: Kysely<Database>, kinds: readonly string[], now
   const { rows } = await runShaped<{ id: number }>(
     db,
     `any-due|${kinds.length}`,
-    (p) =>
-      `select "id" from "outbox" where "kind" in (${p.list(kinds.length)}) and "run_at" <= ${p.one()} ` +
-      `and ("locked_until" is null or "locked_until" < ${p.one()}) limit 1`,
-    [...kinds, now, now],
+    (p) => `select "id" from "outbox" where ${dueText(p, kinds.length)} limit 1`,
+    dueParameters(kinds, now),
   );
   return rows.length > 0;
+}
+
+/** Jobs of these kinds that a claim may take: due, and not leased (or the lease ran out). */
+function dueText(p: Placeholders, kinds: number): string {
+  return (
+    `"kind" in (${p.list(kinds)}) and "run_at" <= ${p.one()} ` +
+    `and ("locked_until" is null or "locked_until" < ${p.one()})`
+  );
+}
+
+function dueParameters(kinds: readonly string[], now: number): unknown[] {
+  return [...kinds, now, now];
 }
 
 /** Deletes finished jobs, only while `worker` still holds them. */
