@@ -3,8 +3,7 @@
  * client could make the gateway POST into its own network (metadata services, admin ports).
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP, type LookupFunction, type Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * Ranges that are not publicly routable, as data. Documentation and benchmarking nets are
@@ -61,7 +60,7 @@ export type CallbackUrlCheck = { ok: true; url: URL } | { ok: false; reason: str
 /**
  * Syntactic checks done when a callback URL is stored and again before each attempt. Where the
  * host points is not judged here: DNS can change between now and the POST, so that check
- * belongs to the connection (createGuardedConnector).
+ * belongs to the connection (http1/pool.ts).
  */
 export function checkCallbackUrl(url: string): CallbackUrlCheck {
   if (url.length > MAX_CALLBACK_URL_LENGTH) {
@@ -98,14 +97,13 @@ export class PrivateAddressError extends Error {
   }
 }
 
-type ConnectorOptions = Omit<buildConnector.BuildOptions, 'lookup'>;
-
 /**
- * A DNS lookup that drops private addresses. Node's net.connect connects to exactly the
- * addresses the `lookup` it is given returns (and, with autoSelectFamily, only those), so no
- * second resolution can slip a different answer in between.
+ * A DNS lookup that drops private addresses, for net.connect/tls.connect. They connect to
+ * exactly the addresses the `lookup` they are given returns (with autoSelectFamily, only
+ * those), so no second resolution can slip a different answer in between; the connected
+ * address is checked again before a byte is written (http1/pool.ts).
  */
-function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, []);
     const allowed = addresses.filter((a) => !isPrivateAddress(a.address));
@@ -120,40 +118,3 @@ type LookupCallback = (
   address: string | LookupAddress[],
   family?: number,
 ) => void;
-
-/**
- * undici connector that refuses private addresses unless `allowPrivate`.
- *
- * Why this is DNS-rebinding-safe: the decision is made on the address the socket actually
- * connected to (`socket.remoteAddress`, read in the connect callback before undici writes a
- * single byte of the request), not on an earlier, separate DNS lookup that an attacker's DNS
- * server could answer differently. That check alone would be enough; two earlier refusals are
- * added so a private address is never even dialled, which would otherwise let a client probe
- * internal ports through "connection refused" versus "private address refused":
- * IP-literal hosts are refused before connecting (net.connect skips `lookup` for them), and
- * names go through publicOnlyLookup.
- */
-export function createGuardedConnector(
-  allowPrivate: boolean,
-  options: ConnectorOptions = {},
-): buildConnector.connector {
-  if (allowPrivate) return buildConnector(options);
-  const connect = buildConnector({ ...options, lookup: publicOnlyLookup as LookupFunction });
-  return (opts, callback) => {
-    // undici passes IPv6 literals without brackets.
-    if (isIP(opts.hostname) !== 0 && isPrivateAddress(opts.hostname)) {
-      queueMicrotask(() => callback(new PrivateAddressError(opts.hostname, opts.hostname), null));
-      return;
-    }
-    connect(opts, (err, socket) => {
-      if (err !== null) return callback(err, null);
-      const address = (socket as Socket).remoteAddress;
-      if (address === undefined || isPrivateAddress(address)) {
-        const refusal = new PrivateAddressError(opts.hostname, address);
-        socket.destroy();
-        return callback(refusal, null);
-      }
-      return callback(null, socket);
-    });
-  };
-}

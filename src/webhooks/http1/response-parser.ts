@@ -1,0 +1,201 @@
+/**
+ * Reads one HTTP/1.1 response off a keep-alive connection, incrementally: the status, the few
+ * headers a webhook attempt needs, and up to `readCap` bytes of the body. Bodies may come with
+ * Content-Length, chunked, or (HTTP/1.0 style) until the connection closes.
+ */
+
+/** Longest response head accepted; a receiver that sends more is broken or hostile. */
+const MAX_HEAD_BYTES = 16 * 1024;
+
+export interface ParsedHead {
+  readonly status: number;
+  readonly retryAfter: string | undefined;
+  /** The connection may carry another request after this response. */
+  readonly keepAlive: boolean;
+}
+
+export type ParseEvent =
+  /** Nothing complete yet; feed more. */
+  | { readonly kind: 'more' }
+  /** The whole response has been read; `rest` is what followed it (a misbehaving peer). */
+  | { readonly kind: 'done'; readonly head: ParsedHead; readonly body: Buffer; readonly rest: number }
+  /** The body went past the cap: stop reading and drop the connection. */
+  | { readonly kind: 'capped'; readonly head: ParsedHead; readonly body: Buffer }
+  | { readonly kind: 'error'; readonly reason: string };
+
+type BodyMode =
+  | { kind: 'none' }
+  | { kind: 'length'; remaining: number }
+  | { kind: 'chunked'; step: 'size' | 'data' | 'data-end' | 'trailers'; remaining: number }
+  | { kind: 'close' };
+
+export class ResponseParser {
+  private pending: Buffer | null = null;
+  private head: ParsedHead | null = null;
+  private mode: BodyMode = { kind: 'none' };
+  private readonly body: Buffer[] = [];
+  private bodyBytes = 0;
+
+  constructor(private readonly readCap: number) {}
+
+  /** The status line has been read (a final, non-1xx one). */
+  get status(): number | null {
+    return this.head?.status ?? null;
+  }
+
+  /** What has been read of the body so far (for an answer cut short by a timeout). */
+  bodySoFar(): Buffer {
+    return this.body.length === 1 ? this.body[0]! : Buffer.concat(this.body);
+  }
+
+  feed(chunk: Buffer): ParseEvent {
+    const data = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
+    this.pending = null;
+    let offset = 0;
+    for (;;) {
+      if (this.head === null) {
+        const end = data.indexOf('\r\n\r\n', offset, 'latin1');
+        if (end < 0) {
+          if (data.length - offset > MAX_HEAD_BYTES)
+            return { kind: 'error', reason: 'response head too long' };
+          this.pending = data.subarray(offset);
+          return { kind: 'more' };
+        }
+        const parsed = parseHead(data.toString('latin1', offset, end));
+        offset = end + 4;
+        if (parsed === null) return { kind: 'error', reason: 'malformed response' };
+        // 1xx (100 Continue, 103 Early Hints) precede the real answer.
+        if (parsed.head.status < 200) continue;
+        this.head = parsed.head;
+        this.mode = parsed.mode;
+      }
+      return this.readBody(data, offset);
+    }
+  }
+
+  /** The peer closed the connection: complete for a body that runs until close. */
+  end(): ParseEvent {
+    if (this.head !== null && this.mode.kind === 'close') {
+      return { kind: 'done', head: this.head, body: this.bodySoFar(), rest: 0 };
+    }
+    return { kind: 'error', reason: 'connection closed' };
+  }
+
+  private take(data: Buffer, from: number, to: number): boolean {
+    if (to <= from) return true;
+    const room = this.readCap - this.bodyBytes;
+    const slice = data.subarray(from, Math.min(to, from + room));
+    if (slice.length > 0) {
+      this.body.push(slice);
+      this.bodyBytes += slice.length;
+    }
+    return to - from <= room;
+  }
+
+  private readBody(data: Buffer, offset: number): ParseEvent {
+    const head = this.head!;
+    const mode = this.mode;
+    switch (mode.kind) {
+      case 'none':
+        return { kind: 'done', head, body: Buffer.alloc(0), rest: data.length - offset };
+      case 'close':
+        if (!this.take(data, offset, data.length)) return { kind: 'capped', head, body: this.bodySoFar() };
+        return { kind: 'more' };
+      case 'length': {
+        const available = Math.min(mode.remaining, data.length - offset);
+        if (!this.take(data, offset, offset + available))
+          return { kind: 'capped', head, body: this.bodySoFar() };
+        mode.remaining -= available;
+        offset += available;
+        if (mode.remaining > 0) return { kind: 'more' };
+        return { kind: 'done', head, body: this.bodySoFar(), rest: data.length - offset };
+      }
+      case 'chunked':
+        return this.readChunked(data, offset, mode);
+    }
+  }
+
+  private readChunked(
+    data: Buffer,
+    offset: number,
+    mode: Extract<BodyMode, { kind: 'chunked' }>,
+  ): ParseEvent {
+    const head = this.head!;
+    for (;;) {
+      if (mode.step === 'data') {
+        const available = Math.min(mode.remaining, data.length - offset);
+        if (!this.take(data, offset, offset + available))
+          return { kind: 'capped', head, body: this.bodySoFar() };
+        mode.remaining -= available;
+        offset += available;
+        if (mode.remaining > 0) return { kind: 'more' };
+        mode.step = 'data-end';
+        continue;
+      }
+      // size line, the CRLF after a chunk's data, or a trailer line: all end in CRLF.
+      const eol = data.indexOf('\r\n', offset, 'latin1');
+      if (eol < 0) {
+        if (data.length - offset > MAX_HEAD_BYTES) return { kind: 'error', reason: 'chunk line too long' };
+        this.pending = data.subarray(offset);
+        return { kind: 'more' };
+      }
+      const line = data.toString('latin1', offset, eol);
+      offset = eol + 2;
+      if (mode.step === 'data-end') {
+        if (line !== '') return { kind: 'error', reason: 'malformed chunk' };
+        mode.step = 'size';
+      } else if (mode.step === 'size') {
+        const size = Number.parseInt(line.split(';', 1)[0]!.trim(), 16);
+        if (!Number.isFinite(size) || size < 0 || !/^[0-9a-fA-F]+/.test(line))
+          return { kind: 'error', reason: 'malformed chunk size' };
+        if (size === 0) mode.step = 'trailers';
+        else {
+          mode.step = 'data';
+          mode.remaining = size;
+        }
+      } else if (line === '') {
+        return { kind: 'done', head, body: this.bodySoFar(), rest: data.length - offset };
+      }
+    }
+  }
+}
+
+function parseHead(text: string): { head: ParsedHead; mode: BodyMode } | null {
+  const lines = text.split('\r\n');
+  const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0] ?? '');
+  if (statusLine === null) return null;
+  const http10 = statusLine[1] === '0';
+  const status = Number(statusLine[2]);
+  let contentLength: number | null = null;
+  let chunked = false;
+  let connection = '';
+  let retryAfter: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return null;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'content-length') {
+      if (!/^\d+$/.test(value)) return null;
+      const length = Number(value);
+      // Two different lengths make the framing ambiguous (a smuggling vector): refuse.
+      if (contentLength !== null && contentLength !== length) return null;
+      contentLength = length;
+    } else if (name === 'transfer-encoding') {
+      chunked = value.toLowerCase().split(',').at(-1)!.trim() === 'chunked';
+    } else if (name === 'connection') {
+      connection = value.toLowerCase();
+    } else if (name === 'retry-after' && retryAfter === undefined) {
+      retryAfter = value;
+    }
+  }
+  const closes = connection.includes('close') || (http10 && !connection.includes('keep-alive'));
+  let mode: BodyMode;
+  if (status === 204 || status === 304 || (status >= 100 && status < 200)) mode = { kind: 'none' };
+  else if (chunked) mode = { kind: 'chunked', step: 'size', remaining: 0 };
+  else if (contentLength !== null)
+    mode = contentLength === 0 ? { kind: 'none' } : { kind: 'length', remaining: contentLength };
+  else mode = { kind: 'close' };
+  return { head: { status, retryAfter, keepAlive: !closes && mode.kind !== 'close' }, mode };
+}
