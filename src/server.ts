@@ -5,12 +5,10 @@ import { buildApp, type App } from './http/app.js';
 import { connect } from './store/connect.js';
 import { migrate } from './store/migrations/index.js';
 import type { Store } from './store/port.js';
-import { hostname } from 'node:os';
-import { startEngineHere, startEngineThread, type SendingEngine } from './app/engine-host.js';
+import { startEngineHere, startEngineThread, type SendingEngine } from './engine/host.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
-import { startWebhookRunner, type DeliveryRunner } from './webhooks/delivery-runner.js';
-import { createReportSink } from './webhooks/report-sink.js';
+import { createInboundSink, createReportSink } from './webhooks/report-sink.js';
 
 export interface RunningServer {
   readonly app: App;
@@ -24,7 +22,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The composition root: config → store → use cases → HTTP, the sending engine and the webhook runner. */
+/** The composition root: config → store → use cases → HTTP, and the sending engine (with webhooks). */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const { database } = config;
   // The engine gets a thread and a connection of its own unless the database lives only in
@@ -33,14 +31,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const writeLock = ownThread && database.kind === 'sqlite' ? createWriteLock() : null;
   const conn = connect(database, { writeLock: writeLock ?? undefined });
   await migrate(conn, logger);
-  let webhooks: DeliveryRunner | null = null;
-  // Delivery reports are queued inside each status change's transaction; the runner sends them.
+  let engine: SendingEngine | null = null;
+  // Webhooks are queued inside each status change's transaction; the engine sends them.
+  const webhooksQueued = () => engine?.wake(['webhooks']);
   const store = createStore(conn, {
-    transitionSink: createReportSink({ onQueued: () => webhooks?.wake() }),
+    transitionSink: createReportSink({ onQueued: webhooksQueued }),
+    inboundSink: createInboundSink({ onQueued: webhooksQueued }),
   });
   const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
-  let engine: SendingEngine | null = null;
   const app = await buildApp({
     config,
     store,
@@ -53,25 +52,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const workerId = `${hostname()}:${port}`;
-  // Accepted messages wait in the outbox until the engine starts; nothing is lost meanwhile.
+  // Accepted messages and queued webhooks wait in the store until the engine starts; nothing is
+  // lost meanwhile.
   try {
     engine = ownThread
-      ? await startEngineThread({
-          config,
-          logger,
-          workerId,
-          writeLock,
-          onWebhooksQueued: () => webhooks?.wake(),
-        })
-      : await startEngineHere({ config, logger, workerId, store, now });
+      ? await startEngineThread({ config, logger, writeLock })
+      : await startEngineHere({ config, logger, store, now });
   } catch (error) {
     await app.close();
     await store.close();
     throw error;
   }
-  // Queued webhooks (from before a restart too) wait in the store until this starts.
-  webhooks = await startWebhookRunner({ store, config, logger, now, workerId });
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host)
     ? 'localhost'
     : config.host;
@@ -88,14 +79,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         // Each step is logged: a shutdown that takes long says where it is.
         const started = Date.now();
         const done = (step: string) => logger.info({ ms: Date.now() - started }, `shutdown: ${step}`);
-        // New requests stop first, then in-flight sends finish and are recorded.
+        // New requests stop first, then in-flight sends and webhooks finish and are recorded.
         await closeApi(app, logger);
         done('API closed');
         await engine?.stop();
         done('engine stopped');
-        // After the engine: its last status changes may have queued webhooks (sent next start).
-        await webhooks?.stop();
-        done('webhook runner stopped');
         await store.close();
         done('database closed');
       })();

@@ -59,7 +59,7 @@ export async function seedMessages(db: BenchDatabase, options: SeedOptions): Pro
         // Everything older than an hour has been delivered; the rest is still on its way.
         const final = options.now - createdAt > 3_600_000;
         messages.push(messageRow(options.accountId, messageId, n, createdAt, final));
-        recipients.push(recipientRow(recipientId, messageId, n, createdAt, final));
+        recipients.push(recipientRow(options.accountId, recipientId, messageId, n, createdAt, final));
         messageId += 1;
         recipientId += 1;
       }
@@ -108,6 +108,7 @@ function messageRow(
 }
 
 function recipientRow(
+  accountId: number,
   id: number,
   messageId: number,
   n: number,
@@ -126,5 +127,9 @@ function recipientRow(
     final_at: final ? createdAt + 4_000 : null,
     reached_carrier: final ? 1 : 0,
     attempts: final ? 1 : 0,
+    account_id: accountId,
+    // Pending rows here are scheduled-like: not send work until released.
+    due_at: null,
+    locked_by: null,
   };
 }

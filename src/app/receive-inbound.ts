@@ -6,9 +6,9 @@ import { ConflictError, illegal } from '../domain/errors.js';
 import { normaliseMsisdn } from '../domain/msisdn.js';
 import type { Store } from '../store/port.js';
 import type { Database } from '../store/schema.js';
-import { createInboundHook } from '../webhooks/report-sink.js';
+import { createInboundSink } from '../webhooks/report-sink.js';
 
-const defaultInboundHook = createInboundHook();
+const defaultInboundSink = createInboundSink();
 
 /** An inbound webhook is due for a stored message: `url` is where it goes. */
 export interface InboundWebhookDue {
@@ -27,6 +27,7 @@ export interface ReceiveInboundDeps {
   readonly store: Pick<Store, 'inbound'>;
   readonly now: () => number;
   readonly logger: Pick<Logger, 'info' | 'warn'>;
+  /** Default: queue the inbound webhook in the durable queue. */
   readonly onInboundStored?: InboundStoredHook;
 }
 
@@ -47,48 +48,37 @@ export interface ReceivedInbound {
 }
 
 /**
- * The one ingestion path for inbound messages: route by the `to` number, store, and queue
- * the webhook in the same commit. Carrier data is never refused: an address that is not an
- * msisdn (a short code, an alphanumeric id) is kept as given and an unknown `to` is stored
- * unrouted, because throwing here would make the SMSC redeliver a message that can never
- * succeed. It throws only when storage fails, so the connector can leave the message unacknowledged.
+ * One inbound message: route by the `to` number, store, and queue the webhook in the same
+ * commit (src/store/inbound.ts storeInboundIn, which the engine uses for its batches too).
+ * Carrier data is never refused (a short code or an unknown `to` is stored as given); it
+ * throws only when storage fails, so a connector can leave the message unacknowledged.
  */
 export async function receiveInbound(
   deps: ReceiveInboundDeps,
   message: IncomingSms,
 ): Promise<ReceivedInbound> {
-  const { store, now, logger } = deps;
-  const from = normaliseMsisdn(message.from) ?? message.from;
-  const to = normaliseMsisdn(message.to) ?? message.to;
-  const route = await store.inbound.route(to);
-  // decisions §10: the number's URL, else the account's.
-  const url = route ? (route.numberUrl ?? route.accountUrl) : null;
-  const at = now();
-  // The durable webhook queue is the default, so every caller (engine, admin, CLI) queues it.
-  const hook = deps.onInboundStored ?? defaultInboundHook;
-  const record = await store.inbound.create(
+  const hook = deps.onInboundStored;
+  const stored = await deps.store.inbound.receive(
     {
-      accountId: route?.accountId ?? null,
-      numberId: route?.numberId ?? null,
-      sender: from,
-      recipient: to,
+      from: message.from,
+      to: message.to,
       body: message.body,
-      ref: route?.ref ?? null,
       receivedAt: message.receivedAt,
-      // Nothing to send: completed at once. With a URL it completes when the webhook does.
-      completedAt: url === null ? at : null,
       connector: message.connector ?? null,
-      createdAt: at,
     },
-    route && url !== null ? (tx, id) => hook(tx, { id, accountId: route.accountId, url }) : undefined,
+    deps.now(),
+    hook
+      ? (tx, [s]) => hook(tx, { id: s!.record.id, accountId: s!.record.accountId!, url: s!.url! })
+      : defaultInboundSink,
   );
-  if (!route) {
-    logger.warn(
-      { inboundID: record.id, from, to },
+  const { record } = stored;
+  if (record.accountId === null) {
+    deps.logger.warn(
+      { inboundID: record.id, from: record.sender, to: record.recipient },
       'inbound message to a number routed to no account; stored unrouted',
     );
   }
-  return { messageID: record.id, accountID: route?.accountId ?? null };
+  return { messageID: record.id, accountID: record.accountId };
 }
 
 export interface SimulatedInbound {

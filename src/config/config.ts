@@ -22,6 +22,12 @@ export interface Config {
   readonly maxRecipients: number;
   readonly logLevel: LogLevel;
   readonly bootstrapKey: string | null;
+  /** This node's id among the nodes of one database; null: a new random one at every start. */
+  readonly nodeId: string | null;
+  /** How long a node's work stays its own after its last heartbeat (decisions §23). */
+  readonly leaseTtlMs: number;
+  /** What happens to submits a dead node had in flight (decisions §23). */
+  readonly onInterrupted: 'resend' | 'unknown';
 }
 
 export type DatabaseConfig =
@@ -67,6 +73,9 @@ export function loadConfig(env: Env): Config {
     maxRecipients: integer(read, 'SMSGW_MAX_RECIPIENTS', 10_000, 1, 1_000_000),
     logLevel: oneOf(read, 'SMSGW_LOG_LEVEL', LOG_LEVELS, 'info'),
     bootstrapKey: read('SMSGW_BOOTSTRAP_KEY') ?? null,
+    nodeId: nodeId(read('SMSGW_NODE_ID')),
+    leaseTtlMs: duration(read, 'SMSGW_LEASE_TTL', '10s'),
+    onInterrupted: oneOf(read, 'SMSGW_ON_INTERRUPTED', ['resend', 'unknown'] as const, 'resend'),
   });
 }
 
@@ -115,6 +124,14 @@ function durationList(read: Reader, name: string, fallback: string): number[] {
     throw new ConfigError(name, `expected comma-separated durations such as 5s,5m,30m, got "${raw}"`);
   }
   return value;
+}
+
+function nodeId(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(raw)) {
+    throw new ConfigError('SMSGW_NODE_ID', `expected 1-64 of A-Z a-z 0-9 . _ : -, got "${raw}"`);
+  }
+  return raw;
 }
 
 function databaseUrl(raw: string): DatabaseConfig {

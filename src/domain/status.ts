@@ -39,7 +39,9 @@ export function isFinal(status: Status): boolean {
  */
 export const TRANSITIONS: { readonly [S in Status]: readonly Status[] } = {
   pending: ['submitted', 'cancelled', 'expired'],
-  submitted: ['sent', 'cancelled', 'expired', 'aborted', 'rejected'],
+  // unknown: a submit whose node died before its outcome was recorded, with
+  // SMSGW_ON_INTERRUPTED=unknown (decisions §23): it may or may not have reached the carrier.
+  submitted: ['sent', 'cancelled', 'expired', 'aborted', 'rejected', 'unknown'],
   sent: ['delivered', 'expired', 'rejected', 'failed', 'deleted', 'unknown'],
   delivered: [],
   cancelled: [],

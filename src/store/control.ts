@@ -63,22 +63,13 @@ export async function releaseManyIn(
     // With a full chunk, the last message reached (and any after it) may still have recipients.
     if (!full || (last !== undefined && id < last)) done.add(id);
   }
+  // Submitted recipients are the send queue itself (due_at is set by the change).
   const changed = await applyChanges(
     tx,
     dialect,
     rows.map((r) => ({ recipientId: r.id, to: 'submitted' })),
     now,
     sink,
-  );
-  await enqueue(
-    tx,
-    changed.map((c) => ({
-      kind: JOB.send,
-      subjectId: c.recipientId,
-      accountId: accountOf.get(c.messageId)!,
-      runAt: now,
-    })),
-    now,
   );
   return { done, changed };
 }
@@ -93,6 +84,8 @@ async function endUnsentIn(
   sink?: TransitionSink,
 ): Promise<{ more: boolean; changed: Changed[] }> {
   const ids = await recipientsIn(tx, messageId, ['pending', 'submitted'], CONTROL_CHUNK);
+  // A recipient that ends leaves the send queue with its status; a node whose submit of it is
+  // in flight finds it final when the outcome comes back, and records only the attempt.
   const changed = await applyChanges(
     tx,
     dialect,
@@ -100,14 +93,6 @@ async function endUnsentIn(
     now,
     sink,
   );
-  for (let i = 0; i < ids.length; i += 500) {
-    // Send work of ended recipients goes too; a worker holding one finds it gone and skips it.
-    await tx
-      .deleteFrom('outbox')
-      .where('kind', '=', JOB.send)
-      .where('subject_id', 'in', ids.slice(i, i + 500))
-      .execute();
-  }
   return { more: ids.length === CONTROL_CHUNK, changed };
 }
 

@@ -1,70 +1,123 @@
 import type { Kysely } from 'kysely';
 import type { CarrierReceipt } from '../carriers/port.js';
-import {
-  cancelIn,
-  expireIn,
-  pauseIn,
-  releaseManyIn,
-  resumeIn,
-  sweepReceiptTimeoutsIn,
-  type PauseOutcome,
-} from './control.js';
+import { cancelIn, pauseIn, resumeIn, sweepReceiptTimeoutsIn, type PauseOutcome } from './control.js';
 import type { Dialect } from './dialect.js';
-import { JOB } from './job-kinds.js';
-import { anyDue, claimJobs, completeJobs, nextDue, retryJob, unlockJobs, type OutboxJob } from './outbox.js';
+import {
+  storeInboundIn,
+  type InboundArrival,
+  type InboundStoredSink,
+  type StoredInbound,
+} from './inbound.js';
+import { nextJobDue, runMessageJobsIn, type MessageJobsRun } from './message-jobs.js';
+import {
+  beat,
+  joinIn,
+  leaveIn,
+  listNodes,
+  staleNodes,
+  takeOverStaleIn,
+  type InterruptedPolicy,
+  type JoinOutcome,
+  type NodeInfo,
+  type TakeOver,
+} from './nodes.js';
 import { adoptRecordedOrphansIn, applyReceiptsIn } from './receipts.js';
 import type { Database } from './schema.js';
 import {
+  anySendDue,
   claimSendsIn,
+  nextSendDue,
   recordSubmitsIn,
+  type MessageCache,
+  type MessageForSending,
+  type RecordedSubmits,
   type RetryDelay,
   type SendWork,
   type SubmitResult,
 } from './sending.js';
 import type { Changed, TransitionSink } from './transitions.js';
+import {
+  claimDeliveriesIn,
+  secretsOfIn,
+  type AccountSecrets,
+  type ClaimRequest,
+  type ClaimResult,
+} from './webhooks/claim.js';
+import { nextDueDelivery } from './webhooks/next-due.js';
+import { setHold, type DeliveryHold } from './webhooks/enqueue.js';
+import { recordAttemptsIn, type DeliveryResult } from './webhooks/record.js';
 
-export type { SendWork, SubmitResult, RetryDelay, OutboxJob, Changed, PauseOutcome };
+export type {
+  SendWork,
+  SubmitResult,
+  RetryDelay,
+  Changed,
+  PauseOutcome,
+  RecordedSubmits,
+  MessageJobsRun,
+  JoinOutcome,
+  NodeInfo,
+  TakeOver,
+  InterruptedPolicy,
+};
 
-/** What the sending engine needs from storage: whole operations, each one transaction. */
-export interface EngineStore {
-  claimSends(
-    worker: string,
-    connector: string,
-    now: number,
-    leaseMs: number,
-    limit: number,
-  ): Promise<SendWork[]>;
+/**
+ * What the engine writes in one transaction per turn of its loop (src/engine/tick.ts): the
+ * outcomes that came in since the last one (submits, receipts, webhook attempts, inbound
+ * messages) and the work it claims next. Every operation takes sets, so a turn costs a
+ * constant number of statements however much it carries.
+ */
+export interface TickOps {
   recordSubmits(
-    worker: string,
+    node: string,
     connector: string,
     results: readonly SubmitResult[],
     retryDelay: RetryDelay,
     now: number,
-  ): Promise<Changed[]>;
+  ): Promise<RecordedSubmits>;
   applyReceipts(connector: string, receipts: readonly CarrierReceipt[], now: number): Promise<Changed[]>;
-  /** Claims release/expire work (message-level jobs). */
-  claimMessageJobs(worker: string, now: number, leaseMs: number, limit: number): Promise<OutboxJob[]>;
-  /**
-   * Runs release and expire jobs in one transaction; completes each, or leaves it due again
-   * when its message has recipients left.
-   */
-  runMessageJobs(jobs: readonly OutboxJob[], worker: string, now: number): Promise<Changed[]>;
-  /** Puts a job back after a handler failure, with the error kept for a person to read. */
-  retryJob(job: OutboxJob, worker: string, runAt: number, error: string): Promise<void>;
-  nextDue(kinds: readonly string[]): Promise<number | null>;
+  recordWebhookAttempts(node: string, results: readonly DeliveryResult[], now: number): Promise<void>;
+  /** Stores inbound messages and queues their webhooks. */
+  storeInbound(arrivals: readonly InboundArrival[], now: number): Promise<StoredInbound[]>;
+  claimSends(node: string, now: number, limit: number): Promise<SendWork[]>;
+  /** Runs due release and expire jobs (claimed and done in this transaction). */
+  runMessageJobs(now: number, limit: number): Promise<MessageJobsRun>;
+  claimWebhooks(request: ClaimRequest): Promise<ClaimResult>;
+  secretsOf(accountIds: readonly number[]): Promise<Map<number, AccountSecrets>>;
   sweepReceiptTimeouts(now: number, timeoutMs: number, limit: number): Promise<Changed[]>;
   /** Applies orphan receipts whose part has been recorded since they arrived. */
   sweepOrphans(connector: string, now: number): Promise<Changed[]>;
+}
+
+/** What the sending engine needs from storage. */
+export interface EngineStore {
+  /**
+   * Runs `work` in one transaction; on a PostgreSQL deadlock it runs again whole. Webhooks its
+   * status changes queue are held by `hold`'s node, up to its room (src/store/webhooks/enqueue.ts).
+   */
+  tick<T>(work: (ops: TickOps) => Promise<T>, hold?: DeliveryHold): Promise<T>;
+  /** Whether a send claim would find anything, asked without a write transaction. */
+  anySendDue(now: number): Promise<boolean>;
+  /** When the next send, message job or webhook becomes due; null when none is waiting. */
+  nextDue(): Promise<{ sends: number | null; jobs: number | null; webhooks: number | null }>;
+  join(
+    node: Omit<NodeInfo, 'heartbeatAt'>,
+    now: number,
+    ttlMs: number,
+    policy: InterruptedPolicy,
+  ): Promise<JoinOutcome>;
+  beat(id: string, now: number): Promise<boolean>;
+  staleNodes(now: number, ttlMs: number): Promise<string[]>;
+  /** Takes over a stale node's work in a transaction of its own; null when another node did. */
+  takeOver(id: string, now: number, ttlMs: number, policy: InterruptedPolicy): Promise<TakeOver | null>;
+  leave(id: string, now: number): Promise<void>;
+  nodes(): Promise<NodeInfo[]>;
   pause(messageId: number): Promise<PauseOutcome>;
   resume(messageId: number, now: number): Promise<PauseOutcome>;
   cancel(messageId: number, now: number): Promise<Changed[]>;
-  /** Frees work a previous run of this same node still held when it died. */
-  releaseLeases(worker: string): Promise<number>;
   /** Parts accepted by `connector` still waiting for a receipt (the simulator resumes them). */
   outstandingParts(connector: string): Promise<{ carrierId: string; to: string; sentAt: number }[]>;
 }
-
-const MESSAGE_JOBS = [JOB.release, JOB.expire];
 
 /** PostgreSQL's deadlock and serialization-failure codes: the transaction can simply run again. */
 const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001']);
@@ -85,59 +138,80 @@ async function withDeadlockRetry<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function engineStore(db: Kysely<Database>, dialect: Dialect, sink?: TransitionSink): EngineStore {
+/** Messages whose sending data is kept: a bulk message's recipients are claimed over many turns. */
+const MESSAGE_CACHE_SIZE = 10_000;
+
+function messageCache(): MessageCache {
+  const entries = new Map<number, MessageForSending>();
+  return {
+    get: (id) => entries.get(id),
+    set(id, message) {
+      if (entries.size >= MESSAGE_CACHE_SIZE) entries.delete(entries.keys().next().value!);
+      entries.set(id, message);
+    },
+  };
+}
+
+export interface EngineSinks {
+  /** Runs in every transaction that changes recipient statuses (delivery reports go here). */
+  readonly transitions?: TransitionSink;
+  /** Runs in every transaction that stores inbound messages with a webhook to send. */
+  readonly inbound?: InboundStoredSink;
+}
+
+export function engineStore(db: Kysely<Database>, dialect: Dialect, sinks: EngineSinks = {}): EngineStore {
+  const sink = sinks.transitions;
   const tx = <T>(run: (t: Kysely<Database>) => Promise<T>) =>
     withDeadlockRetry(() => db.transaction().execute(run));
-  return {
-    claimSends: async (worker, connector, now, leaseMs, limit) =>
-      (await anyDue(db, [JOB.send], now))
-        ? tx((t) => claimSendsIn(t, dialect, worker, connector, now, leaseMs, limit, sink))
-        : [],
-    recordSubmits: (worker, connector, results, retryDelay, now) =>
-      tx((t) => recordSubmitsIn(t, dialect, worker, connector, results, retryDelay, now, sink)),
-    applyReceipts: (connector, receipts, now) =>
-      tx((t) => applyReceiptsIn(t, dialect, connector, receipts, now, sink)),
-    claimMessageJobs: async (worker, now, leaseMs, limit) =>
-      (await anyDue(db, MESSAGE_JOBS, now))
-        ? tx((t) => claimJobs(t, dialect, { kinds: MESSAGE_JOBS }, worker, now, leaseMs, limit))
-        : [],
-    runMessageJobs: (jobs, worker, now) =>
-      tx(async (t) => {
-        const changed: Changed[] = [];
-        const finished: number[] = [];
-        const unfinished: number[] = [];
-        const releases = jobs.filter((j) => j.kind === JOB.release);
-        if (releases.length > 0) {
-          const released = await releaseManyIn(
-            t,
-            dialect,
-            releases.map((j) => j.subjectId),
-            now,
-            sink,
-          );
-          changed.push(...released.changed);
-          for (const j of releases) (released.done.has(j.subjectId) ? finished : unfinished).push(j.id);
-        }
-        for (const job of jobs.filter((j) => j.kind === JOB.expire)) {
-          const { more, changed: expired } = await expireIn(t, dialect, job.subjectId, now, sink);
-          changed.push(...expired);
-          (more ? unfinished : finished).push(job.id);
-        }
-        await completeJobs(t, finished, worker);
-        await unlockJobs(t, worker, unfinished);
-        return changed;
-      }),
-    retryJob: async (job, worker, runAt, error) => {
-      await retryJob(db, job.id, worker, runAt, error.slice(0, 500));
+  const messages = messageCache();
+  const opsOf = (t: Kysely<Database>): TickOps => ({
+    recordSubmits: (node, connector, results, retryDelay, now) =>
+      recordSubmitsIn(t, dialect, node, connector, results, retryDelay, now, sink),
+    applyReceipts: (connector, receipts, now) => applyReceiptsIn(t, dialect, connector, receipts, now, sink),
+    recordWebhookAttempts: (node, results, now) => recordAttemptsIn(t, node, results, now),
+    storeInbound: async (arrivals, now) => {
+      const stored = await storeInboundIn(t, arrivals, now);
+      const withWebhook = stored.filter((s) => s.url !== null && s.record.accountId !== null);
+      if (withWebhook.length > 0) await sinks.inbound?.(t, withWebhook);
+      return stored;
     },
-    nextDue: (kinds) => nextDue(db, kinds),
+    claimSends: (node, now, limit) => claimSendsIn(t, dialect, node, now, limit, messages, sink),
+    runMessageJobs: (now, limit) => runMessageJobsIn(t, dialect, now, limit, sink),
+    claimWebhooks: (request) => claimDeliveriesIn(t, dialect, request),
+    secretsOf: (accountIds) => secretsOfIn(t, [...accountIds]),
     sweepReceiptTimeouts: (now, timeoutMs, limit) =>
-      tx((t) => sweepReceiptTimeoutsIn(t, dialect, now, timeoutMs, limit, sink)),
-    sweepOrphans: (connector, now) => tx((t) => adoptRecordedOrphansIn(t, dialect, connector, now, sink)),
+      sweepReceiptTimeoutsIn(t, dialect, now, timeoutMs, limit, sink),
+    sweepOrphans: (connector, now) => adoptRecordedOrphansIn(t, dialect, connector, now, sink),
+  });
+  return {
+    tick: (work, hold) => {
+      const room = hold?.room ?? 0;
+      return tx((t) => {
+        if (hold) {
+          // A run again after a deadlock starts from the same room.
+          hold.held.length = 0;
+          hold.room = room;
+          setHold(t, hold);
+        }
+        return work(opsOf(t));
+      });
+    },
+    anySendDue: (now) => anySendDue(db, now),
+    nextDue: async () => ({
+      sends: await nextSendDue(db),
+      jobs: await nextJobDue(db),
+      webhooks: await nextDueDelivery(db),
+    }),
+    join: (node, now, ttlMs, policy) => tx((t) => joinIn(t, dialect, node, now, ttlMs, policy, sink)),
+    beat: (id, now) => beat(db, id, now),
+    staleNodes: (now, ttlMs) => staleNodes(db, now, ttlMs),
+    takeOver: (id, now, ttlMs, policy) =>
+      tx((t) => takeOverStaleIn(t, dialect, id, now, ttlMs, policy, sink)),
+    leave: (id, now) => tx((t) => leaveIn(t, id, now)),
+    nodes: () => listNodes(db),
     pause: (messageId) => tx((t) => pauseIn(t, messageId)),
     resume: (messageId, now) => tx((t) => resumeIn(t, messageId, now)),
     cancel: (messageId, now) => tx((t) => cancelIn(t, dialect, messageId, now, sink)),
-    releaseLeases: (worker) => unlockJobs(db, worker),
     outstandingParts: async (connector) => {
       const rows = await db
         .selectFrom('recipient_parts as p')

@@ -1,4 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
+import { normaliseMsisdn } from '../domain/msisdn.js';
+import { insertRowsReturning } from './insert-rows.js';
+import { padded, runShaped } from './shaped-sql.js';
 import type { SortKey } from './port.js';
 import { listPage, type ListSort } from './list-page.js';
 import type { Database, InboundMessagesTable } from './schema.js';
@@ -46,14 +49,129 @@ export interface InboundListQuery {
   readonly offset: number;
 }
 
-/** Runs inside the transaction that stores the message (a webhook queue row goes here). */
-export type InboundStoredSink = (tx: Kysely<Database>, id: number) => Promise<void>;
+/** Runs inside the transaction that stores messages with a webhook to send (the queue rows go here). */
+export type InboundStoredSink = (tx: Kysely<Database>, stored: readonly StoredInbound[]) => Promise<void>;
+
+/** A message from a handset as a connector raised it; numbers are normalised when stored. */
+export interface InboundArrival {
+  readonly from: string;
+  readonly to: string;
+  readonly body: string;
+  readonly receivedAt: number;
+  readonly connector: string | null;
+}
+
+export interface StoredInbound {
+  readonly record: InboundRecord;
+  /** Where its webhook goes (the number's URL, else the account's); null: none to send. */
+  readonly url: string | null;
+}
+
+/**
+ * Stores arrivals inside the caller's transaction: every `to` routed in one read, every row
+ * in one INSERT. Carrier data is never refused: an address that is not an msisdn is kept as
+ * given, and a `to` no account owns is stored unrouted (account null) so an operator can find
+ * it. A message with no webhook to send is completed at once (decisions §10).
+ */
+export async function storeInboundIn(
+  tx: Kysely<Database>,
+  arrivals: readonly InboundArrival[],
+  now: number,
+): Promise<StoredInbound[]> {
+  if (arrivals.length === 0) return [];
+  const normalised = arrivals.map((a) => ({
+    ...a,
+    from: normaliseMsisdn(a.from) ?? a.from,
+    to: normaliseMsisdn(a.to) ?? a.to,
+  }));
+  const routes = await routesIn(tx, [...new Set(normalised.map((a) => a.to))]);
+  const urls: (string | null)[] = [];
+  const rows = normalised.map((a) => {
+    const route = routes.get(a.to) ?? null;
+    const url = route ? (route.numberUrl ?? route.accountUrl) : null;
+    urls.push(url);
+    return [
+      route?.accountId ?? null,
+      route?.numberId ?? null,
+      a.from,
+      a.to,
+      a.body,
+      route?.ref ?? null,
+      a.receivedAt,
+      url === null ? now : null,
+      a.connector,
+      now,
+    ];
+  });
+  const inserted = await insertRowsReturning<Selectable<InboundMessagesTable>>(
+    tx,
+    'inbound_messages',
+    INBOUND_COLUMNS,
+    rows,
+    ['id', ...INBOUND_COLUMNS],
+  );
+  // Both engines number one INSERT's rows in VALUES order (see insertMessages in messages.ts).
+  inserted.sort((a, b) => a.id - b.id);
+  return inserted.map((row, i) => ({ record: toInbound(row), url: urls[i]! }));
+}
+
+const INBOUND_COLUMNS = [
+  'account_id',
+  'number_id',
+  'sender',
+  'recipient',
+  'body',
+  'ref',
+  'received_at',
+  'completed_at',
+  'connector',
+  'created_at',
+];
+
+/** The routes of normalised msisdns, in one statement per 512. */
+async function routesIn(
+  tx: Kysely<Database>,
+  msisdns: readonly string[],
+): Promise<Map<string, InboundRoute>> {
+  const routes = new Map<string, InboundRoute>();
+  for (let i = 0; i < msisdns.length; i += 512) {
+    const part = padded(msisdns.slice(i, i + 512));
+    const { rows } = await runShaped<{
+      msisdn: string;
+      number_id: number;
+      account_id: number;
+      ref: string | null;
+      number_url: string | null;
+      account_url: string | null;
+    }>(
+      tx,
+      `inbound-routes|${part.length}`,
+      (p) =>
+        'select "n"."msisdn", "n"."id" as "number_id", "n"."account_id", "n"."ref", ' +
+        '"n"."inbound_url" as "number_url", "a"."inbound_url" as "account_url" ' +
+        'from "numbers" as "n" inner join "accounts" as "a" on "a"."id" = "n"."account_id" ' +
+        `where "n"."msisdn" in (${p.list(part.length)})`,
+      part,
+    );
+    for (const r of rows) {
+      routes.set(r.msisdn, {
+        accountId: r.account_id,
+        numberId: r.number_id,
+        ref: r.ref,
+        numberUrl: r.number_url,
+        accountUrl: r.account_url,
+      });
+    }
+  }
+  return routes;
+}
 
 export interface InboundStore {
-  /** The route of a normalised msisdn; null when no account owns it. */
-  route(msisdn: string): Promise<InboundRoute | null>;
-  /** Stores the message and runs `onStored` in the same transaction: both commit or neither. */
-  create(message: NewInbound, onStored?: InboundStoredSink): Promise<InboundRecord>;
+  /**
+   * Stores one arrival and runs `onStored` (when it has a webhook to send) in the same
+   * transaction: both commit or neither.
+   */
+  receive(arrival: InboundArrival, now: number, onStored?: InboundStoredSink): Promise<StoredInbound>;
   get(accountId: number, id: number): Promise<InboundRecord | null>;
   list(accountId: number, query: InboundListQuery): Promise<{ rows: InboundRecord[]; more: boolean }>;
 }
@@ -70,51 +188,12 @@ const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = { columns: SORT_COLUMNS, 
 
 export function inboundStore(db: Kysely<Database>): InboundStore {
   return {
-    async route(msisdn) {
-      const row = await db
-        .selectFrom('numbers')
-        .innerJoin('accounts', 'accounts.id', 'numbers.account_id')
-        .select([
-          'numbers.id as number_id',
-          'numbers.account_id',
-          'numbers.ref',
-          'numbers.inbound_url as number_url',
-          'accounts.inbound_url as account_url',
-        ])
-        .where('numbers.msisdn', '=', msisdn)
-        .executeTakeFirst();
-      if (!row) return null;
-      return {
-        accountId: row.account_id,
-        numberId: row.number_id,
-        ref: row.ref,
-        numberUrl: row.number_url,
-        accountUrl: row.account_url,
-      };
-    },
-
-    async create(message, onStored) {
-      return db.transaction().execute(async (tx) => {
-        const row = await tx
-          .insertInto('inbound_messages')
-          .values({
-            account_id: message.accountId,
-            number_id: message.numberId,
-            sender: message.sender,
-            recipient: message.recipient,
-            body: message.body,
-            ref: message.ref,
-            received_at: message.receivedAt,
-            completed_at: message.completedAt,
-            connector: message.connector,
-            created_at: message.createdAt,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await onStored?.(tx, row.id);
-        return toInbound(row);
-      });
-    },
+    receive: (arrival, now, onStored) =>
+      db.transaction().execute(async (tx) => {
+        const [stored] = await storeInboundIn(tx, [arrival], now);
+        if (stored!.url !== null && stored!.record.accountId !== null) await onStored?.(tx, [stored!]);
+        return stored!;
+      }),
 
     async get(accountId, id) {
       const row = await db

@@ -148,7 +148,7 @@ function recipientsReader(db: Kysely<Database>): MessageStore['recipientsOf'] {
 
 /**
  * Recipients of a message due now are queued for the carrier in the POST's own commit
- * (`submitted`, one send job each) up to this many; a larger message starts `pending` and the
+ * (`submitted`, which makes each one send work) up to this many; a larger message starts `pending` and the
  * engine releases it in chunks (CONTROL_CHUNK), so one POST never holds the writer for long.
  * Releasing in the engine cost two more transactions per batch of POSTs, which on SQLite held
  * the single writer the API waits for (ingest bench: 45% of the engine's transaction time).
@@ -194,7 +194,16 @@ async function createIn(
       !message.paused && message.sendAt <= message.createdAt && recipients.length <= RELEASE_AT_ACCEPT_MAX;
     if (dueNow) {
       for (const msisdn of recipients) {
-        dueRows.push([id, msisdn, 'submitted', STATUS_CODES.submitted, message.createdAt, message.createdAt]);
+        dueRows.push([
+          id,
+          message.accountId,
+          msisdn,
+          'submitted',
+          STATUS_CODES.submitted,
+          message.createdAt,
+          message.createdAt,
+          message.createdAt,
+        ]);
       }
       // Only per_recipient reports the move to submitted (decisions §10).
       dueMessages.set(id, {
@@ -204,7 +213,7 @@ async function createIn(
       });
     } else {
       for (const msisdn of recipients) {
-        pendingRows.push([id, msisdn, 'pending', STATUS_CODES.pending, message.createdAt]);
+        pendingRows.push([id, message.accountId, msisdn, 'pending', STATUS_CODES.pending, message.createdAt]);
       }
       if (!message.paused) {
         jobs.push({ kind: JOB.release, subjectId: id, accountId: message.accountId, runAt: message.sendAt });
@@ -225,7 +234,6 @@ async function createIn(
   const changed: Changed[] = [];
   for (const r of submitted) {
     const due = dueMessages.get(r.message_id)!;
-    jobs.push({ kind: JOB.send, subjectId: r.id, accountId: due.accountId, runAt: createdAt });
     if (due.reported) {
       changed.push({
         recipientId: r.id,
@@ -290,8 +298,9 @@ const MESSAGE_COLUMNS = [
   'open_recipients',
   'credits_reserved',
 ] as const satisfies readonly (keyof MessagesTable)[];
-const PENDING_COLUMNS = ['message_id', 'msisdn', 'status', 'status_code', 'status_at'];
-const SUBMITTED_COLUMNS = [...PENDING_COLUMNS, 'submitted_at'];
+const PENDING_COLUMNS = ['message_id', 'account_id', 'msisdn', 'status', 'status_code', 'status_at'];
+// A submitted recipient is send work as it is written (src/store/sending.ts).
+const SUBMITTED_COLUMNS = [...PENDING_COLUMNS, 'submitted_at', 'due_at'];
 
 /** Atomic on both engines: the balance can never go negative under concurrent sends. */
 async function reserveCredits(

@@ -22,6 +22,25 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   smpp_connectors: SmppConnectorsTable;
   smpp_routes: SmppRoutesTable;
+  nodes: NodesTable;
+  connector_binds: ConnectorBindsTable;
+}
+
+/** A running smsgw node (decisions §23); its work is taken over when its heartbeat stops. */
+export interface NodesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
+}
+
+/** One allowed bind to an SMSC (slot < the connector's max_binds), held by a node. */
+export interface ConnectorBindsTable {
+  connector: string;
+  slot: number;
+  node_id: string;
+  since: number;
 }
 
 export interface OutboxTable {
@@ -150,6 +169,12 @@ export interface RecipientsTable {
   final_at: number | null;
   reached_carrier: Generated<number>;
   attempts: Generated<number>;
+  /** The message's account, for fair claiming without a join (null only in rows before migration 7). */
+  account_id: number | null;
+  /** While submitted: when it may be claimed for the carrier (later after a temporary failure). */
+  due_at: number | null;
+  /** The node whose submit of it is in flight. */
+  locked_by: string | null;
 }
 
 export interface MigrationsTable {
@@ -196,11 +221,11 @@ export interface WebhookDeliveriesTable {
   /** Failed attempts since it was queued or last replayed: where its retry schedule stands. */
   retry_attempts: Generated<number>;
   /**
-   * The worker holding it while an attempt is in flight; only that worker moves it on. The
-   * lease runs out at next_attempt_at, and then any worker may claim it.
+   * The node holding it (an attempt in flight or about to start); only that node moves it on.
+   * A node that stops beating has its deliveries taken over (src/store/nodes.ts).
    */
   locked_by: string | null;
-  /** When it is next tried; while an attempt is in flight, when its lease runs out. */
+  /** When it is next tried. */
   next_attempt_at: number;
   created_at: number;
   completed_at: number | null;
@@ -242,6 +267,8 @@ export interface SmppConnectorsTable {
   concatenation: Generated<string>;
   request_receipts: Generated<number>;
   enabled: Generated<number>;
+  /** Binds to this SMSC across all nodes. */
+  max_binds: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -1,18 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { SubmitOutcome } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
-import { accountsWithWork, claimJobs, completeJobs, retryJob, type OutboxJob } from './outbox.js';
 import { adoptOrphans } from './receipts.js';
-import { insertRows, insertRowsReturning } from './insert-rows.js';
+import { insertRows } from './insert-rows.js';
 import { padded, runShaped } from './shaped-sql.js';
-import { JOB } from './job-kinds.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
 
-/** One recipient to submit, with what the carrier needs and what the result must guard. */
+/** One recipient to submit, with what the carrier needs. */
 export interface SendWork {
-  readonly jobId: number;
-  readonly attemptId: number;
   readonly recipientId: number;
   readonly messageId: number;
   readonly accountId: number;
@@ -21,194 +17,226 @@ export interface SendWork {
   readonly body: string;
   /** Earlier attempts of this recipient. */
   readonly attempts: number;
+  /** When this node claimed it (the attempt's start in the log). */
+  readonly claimedAt: number;
 }
 
 export interface SubmitResult {
   readonly work: SendWork;
   readonly outcome: SubmitOutcome;
+  /** When the carrier answered. */
+  readonly at: number;
 }
 
 /** Delay before the next attempt after `attempts` failed ones, or null to give up (aborted). */
 export type RetryDelay = (attempts: number) => number | null;
 
+/** What a claim needs of a message; immutable once accepted, so it may be cached. */
+export interface MessageForSending {
+  readonly sender: string;
+  readonly body: string;
+  readonly expiresAt: number | null;
+}
+
+export interface MessageCache {
+  get(id: number): MessageForSending | undefined;
+  set(id: number, message: MessageForSending): void;
+}
+
+/** Accounts looked at per claim; the rest are reached on later claims. */
+const ACCOUNTS_PER_CLAIM = 64;
+
 /**
- * Claims due send work fairly: accounts with work are walked in order and each gets an equal
- * share of the batch, so one account's large batch cannot hold back another's message. In the
- * same transaction each claimed recipient gets a started attempt row; an earlier attempt still
- * open belonged to a worker that died mid-call and is marked interrupted (the duplicate window).
+ * Claims due submitted recipients for `node`, fairly: the accounts with work are walked in
+ * order and each gets an equal share of `limit`, so one account's large message cannot hold
+ * back another's. A claimed recipient is held by the node until its outcome is recorded;
+ * one whose message expired meanwhile expires here instead.
  */
 export async function claimSendsIn(
   tx: Kysely<Database>,
   dialect: Dialect,
-  worker: string,
-  connector: string,
+  node: string,
   now: number,
-  leaseMs: number,
   limit: number,
+  messages: MessageCache,
   sink?: TransitionSink,
 ): Promise<SendWork[]> {
-  const accounts = await accountsWithWork(tx, JOB.send, 64);
+  const accounts = await accountsWithSends(tx, ACCOUNTS_PER_CLAIM);
   if (accounts.length === 0) return [];
   const share = Math.max(1, Math.ceil(limit / accounts.length));
-  const jobs: OutboxJob[] = [];
+  const lock = dialect.rowLocks ? ' for update skip locked' : '';
+  const claimed: { id: number; message_id: number; account_id: number; msisdn: string; attempts: number }[] =
+    [];
   for (const accountId of accounts) {
-    if (jobs.length >= limit) break;
-    const take = Math.min(share, limit - jobs.length);
-    jobs.push(
-      ...(await claimJobs(tx, dialect, { kinds: [JOB.send], accountId }, worker, now, leaseMs, take)),
+    const take = Math.min(share, limit - claimed.length);
+    if (take <= 0) break;
+    // The subquery's text names status = 'submitted' so SQLite uses the partial index.
+    const { rows } = await runShaped<{ id: number; message_id: number; msisdn: string; attempts: number }>(
+      tx,
+      `claim-sends|${lock}`,
+      (p) =>
+        `update "recipients" set "locked_by" = ${p.one()} where "id" in (` +
+        `select "id" from "recipients" where status = 'submitted' and "locked_by" is null ` +
+        `and "account_id" = ${p.one()} and "due_at" <= ${p.one()} order by "due_at" limit ${p.one()}${lock})` +
+        ' returning "id", "message_id", "msisdn", "attempts"',
+      [node, accountId, now, take],
     );
+    for (const r of rows) claimed.push({ ...r, account_id: accountId });
   }
-  if (jobs.length === 0) return [];
+  if (claimed.length === 0) return [];
 
-  const subjects = padded(jobs.map((j) => j.subjectId));
-  const { rows } = await runShaped<{
-    id: number;
-    msisdn: string;
-    status: string;
-    attempts: number;
-    message_id: number;
-    sender: string;
-    body: string;
-    expires_at: number | null;
-  }>(
-    tx,
-    `send-work|${subjects.length}`,
-    (p) =>
-      'select "r"."id", "r"."msisdn", "r"."status", "r"."attempts", "m"."id" as "message_id", ' +
-      '"m"."sender", "m"."body", "m"."expires_at" from "recipients" as "r" ' +
-      `inner join "messages" as "m" on "m"."id" = "r"."message_id" where "r"."id" in (${p.list(subjects.length)})`,
-    subjects,
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const live: { job: OutboxJob; row: (typeof rows)[number] }[] = [];
-  const done: number[] = [];
+  await loadMessages(tx, [...new Set(claimed.map((c) => c.message_id))], messages);
+  const work: SendWork[] = [];
   const expired: Change[] = [];
-  for (const job of jobs) {
-    const row = byId.get(job.subjectId);
-    if (row?.status !== 'submitted') {
-      // Cancelled, expired or already handled since the job was written: nothing to send.
-      done.push(job.id);
-    } else if (row.expires_at !== null && row.expires_at <= now) {
-      expired.push({ recipientId: row.id, to: 'expired' });
-      done.push(job.id);
-    } else {
-      live.push({ job, row });
+  for (const c of claimed) {
+    const message = messages.get(c.message_id)!;
+    if (message.expiresAt !== null && message.expiresAt <= now) {
+      expired.push({ recipientId: c.id, to: 'expired' });
+      continue;
     }
+    work.push({
+      recipientId: c.id,
+      messageId: c.message_id,
+      accountId: c.account_id,
+      to: c.msisdn,
+      from: message.sender,
+      body: message.body,
+      attempts: c.attempts,
+      claimedAt: now,
+    });
   }
-  if (expired.length > 0) await applyChanges(tx, dialect, expired, now, sink);
-  await completeJobs(tx, done, worker);
-  if (live.length === 0) return [];
+  if (expired.length > 0) await applyChanges(tx, dialect, expired, now, sink, { holder: node });
+  return work;
+}
 
-  const recipientIds = padded(live.map((l) => l.row.id));
-  await runShaped(
-    tx,
-    `interrupt|${recipientIds.length}`,
-    (p) =>
-      `update "submit_attempts" set "outcome" = ${p.one()}, "finished_at" = ${p.one()}, "detail" = ${p.one()} ` +
-      `where "recipient_id" in (${p.list(recipientIds.length)}) and "outcome" is null`,
-    ['interrupted', now, 'the worker stopped during the carrier call', ...recipientIds],
-  );
-  const attempts = await insertRowsReturning<{ id: number; recipient_id: number }>(
-    tx,
-    'submit_attempts',
-    ['recipient_id', 'connector', 'worker', 'started_at'],
-    live.map((l) => [l.row.id, connector, worker, now]),
-    ['id', 'recipient_id'],
-  );
-  const attemptOf = new Map(attempts.map((a) => [a.recipient_id, a.id]));
-  return live.map(({ job, row }) => ({
-    jobId: job.id,
-    attemptId: attemptOf.get(row.id)!,
-    recipientId: row.id,
-    messageId: row.message_id,
-    accountId: job.accountId,
-    to: row.msisdn,
-    from: row.sender,
-    body: row.body,
-    attempts: row.attempts,
-  }));
+/** Fills the cache with the messages it lacks, in one statement per 512. */
+async function loadMessages(tx: Kysely<Database>, ids: readonly number[], cache: MessageCache) {
+  const missing = ids.filter((id) => cache.get(id) === undefined);
+  for (let i = 0; i < missing.length; i += 512) {
+    const part = padded(missing.slice(i, i + 512));
+    const { rows } = await runShaped<{ id: number; sender: string; body: string; expires_at: number | null }>(
+      tx,
+      `send-messages|${part.length}`,
+      (p) =>
+        `select "id", "sender", "body", "expires_at" from "messages" where "id" in (${p.list(part.length)})`,
+      part,
+    );
+    for (const r of rows) cache.set(r.id, { sender: r.sender, body: r.body, expiresAt: r.expires_at });
+  }
 }
 
 /**
- * Records carrier outcomes in one transaction: accepted → sent with one part row per carrier
- * id (and any receipts that overtook it), rejected → rejected, temporary failures → retried
- * with backoff or aborted when the policy gives up. Jobs are completed only by their holder.
+ * Accounts with submitted recipients nobody holds, walked in index order (one seek each)
+ * without reading their rows. Due or not is left to each account's claim.
+ */
+async function accountsWithSends(tx: Kysely<Database>, limit: number): Promise<number[]> {
+  const { rows } = await runShaped<{ id: number | string | null }>(
+    tx,
+    'accounts-with-sends',
+    (p) => `
+    with recursive a(id) as (
+      select min(account_id) from recipients where status = 'submitted' and locked_by is null
+      union all
+      select (select min(account_id) from recipients
+              where status = 'submitted' and locked_by is null and account_id > a.id)
+      from a where a.id is not null
+    )
+    select id from a where id is not null limit ${p.one()}`,
+    [limit],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** Whether a claim would find anything, asked without a (write) transaction. */
+export async function anySendDue(db: Kysely<Database>, now: number): Promise<boolean> {
+  const { rows } = await runShaped<{ id: number }>(
+    db,
+    'any-send-due',
+    (p) =>
+      `select "id" from "recipients" where status = 'submitted' and "locked_by" is null and "due_at" <= ${p.one()} limit 1`,
+    [now],
+  );
+  return rows.length > 0;
+}
+
+/** When the next unheld submitted recipient becomes due; null when there is none. */
+export async function nextSendDue(db: Kysely<Database>): Promise<number | null> {
+  const { rows } = await runShaped<{ next: number | string | null }>(
+    db,
+    'next-send-due',
+    () =>
+      `select min("due_at") as "next" from "recipients" where status = 'submitted' and "locked_by" is null`,
+    [],
+  );
+  const next = rows[0]?.next;
+  return next === null || next === undefined ? null : Number(next);
+}
+
+export interface RecordedSubmits {
+  readonly changed: Changed[];
+  /** Results for recipients this node no longer held (taken over, or ended meanwhile): dropped. */
+  readonly stale: number;
+}
+
+/**
+ * Records carrier outcomes: accepted → sent with one part row per carrier id (and any
+ * receipts that overtook it), rejected → rejected, temporary failures → due again after the
+ * retry policy's delay, or aborted when it gives up. Every attempt gets its row in the log.
+ * A recipient moves only while `node` holds it (style §5).
  */
 export async function recordSubmitsIn(
   tx: Kysely<Database>,
   dialect: Dialect,
-  worker: string,
+  node: string,
   connector: string,
   results: readonly SubmitResult[],
   retryDelay: RetryDelay,
   now: number,
   sink?: TransitionSink,
-): Promise<Changed[]> {
-  if (results.length === 0) return [];
+): Promise<RecordedSubmits> {
+  if (results.length === 0) return { changed: [], stale: 0 };
   const changes: Change[] = [];
-  const finished: number[] = [];
-  const parts: { carrierId: string; recipientId: number; part: number }[] = [];
-  const acceptedAttempts: number[] = [];
-  // Refusals mostly share their reason (a carrier's error text): one UPDATE per distinct one.
-  const ended = new Map<string, { outcome: string; detail: string; ids: number[] }>();
+  const retries: { id: number; at: number }[] = [];
+  const accepted = new Map<number, readonly string[]>();
   for (const { work, outcome } of results) {
     if (outcome.kind === 'accepted') {
       changes.push({ recipientId: work.recipientId, to: 'sent' });
-      outcome.carrierIds.forEach((carrierId, i) =>
-        parts.push({ carrierId, recipientId: work.recipientId, part: i + 1 }),
-      );
-      acceptedAttempts.push(work.attemptId);
-      finished.push(work.jobId);
-      continue;
-    }
-    const detail = outcome.reason.slice(0, 500);
-    const key = `${outcome.kind}\n${detail}`;
-    const group = ended.get(key) ?? { outcome: outcome.kind, detail, ids: [] };
-    group.ids.push(work.attemptId);
-    ended.set(key, group);
-    if (outcome.kind === 'rejected' || outcome.kind === 'aborted') {
+      accepted.set(work.recipientId, outcome.carrierIds);
+    } else if (outcome.kind === 'rejected' || outcome.kind === 'aborted') {
       changes.push({ recipientId: work.recipientId, to: outcome.kind });
-      finished.push(work.jobId);
-      continue;
-    }
-    const delay = retryDelay(work.attempts + 1);
-    const after = Math.max(delay ?? 0, outcome.afterMs ?? 0);
-    if (delay === null || !(await retryJob(tx, work.jobId, worker, now + after, detail))) {
+    } else {
+      const delay = retryDelay(work.attempts + 1);
       if (delay === null) changes.push({ recipientId: work.recipientId, to: 'aborted' });
-      finished.push(work.jobId);
+      else retries.push({ id: work.recipientId, at: now + Math.max(delay, outcome.afterMs ?? 0) });
     }
   }
-  for (const { outcome, detail, ids } of ended.values()) {
-    await tx
-      .updateTable('submit_attempts')
-      .set({ finished_at: now, outcome, detail })
-      .where('id', 'in', ids)
-      .execute();
-  }
-  if (acceptedAttempts.length > 0) {
-    const accepted = padded(acceptedAttempts);
-    await runShaped(
-      tx,
-      `accepted|${accepted.length}`,
-      (p) =>
-        `update "submit_attempts" set "finished_at" = ${p.one()}, "outcome" = ${p.one()} ` +
-        `where "id" in (${p.list(accepted.length)})`,
-      [now, 'accepted', ...accepted],
-    );
-  }
-  const tried = padded(results.map((r) => r.work.recipientId));
-  await runShaped(
+  await insertRows(
     tx,
-    `tried|${tried.length}`,
-    (p) => `update "recipients" set "attempts" = "attempts" + 1 where "id" in (${p.list(tried.length)})`,
-    tried,
+    'submit_attempts',
+    ['recipient_id', 'connector', 'worker', 'started_at', 'finished_at', 'outcome', 'detail'],
+    results.map(({ work, outcome, at }) => [
+      work.recipientId,
+      connector,
+      node,
+      work.claimedAt,
+      at,
+      outcome.kind,
+      outcome.kind === 'accepted' ? null : outcome.reason.slice(0, 500),
+    ]),
   );
-  const changed = await applyChanges(tx, dialect, changes, now, sink);
+  const changed = await applyChanges(tx, dialect, changes, now, sink, { holder: node, countAttempt: true });
+  const retried = await retryLater(tx, node, retries);
+  const moved = new Set(changed.map((c) => c.recipientId));
+  const parts: unknown[][] = [];
+  for (const [recipientId, carrierIds] of accepted) {
+    if (!moved.has(recipientId)) continue;
+    carrierIds.forEach((carrierId, i) => parts.push([connector, carrierId, recipientId, i + 1]));
+  }
   await insertRows(
     tx,
     'recipient_parts',
     ['connector', 'carrier_id', 'recipient_id', 'part'],
-    parts.map((p) => [connector, p.carrierId, p.recipientId, p.part]),
+    parts,
     ' on conflict ("connector", "carrier_id") do nothing',
   );
   changed.push(
@@ -216,11 +244,42 @@ export async function recordSubmitsIn(
       tx,
       dialect,
       connector,
-      parts.map((p) => p.carrierId),
+      parts.map((p) => p[1] as string),
       now,
       sink,
     )),
   );
-  await completeJobs(tx, finished, worker);
-  return changed;
+  return { changed, stale: results.length - moved.size - retried };
+}
+
+/**
+ * Recipients due again, each at its own time, in one UPDATE … FROM (VALUES …) per 500, only
+ * while `node` holds them; returns how many it held. The casts give PostgreSQL the types its
+ * VALUES would otherwise guess as text.
+ */
+async function retryLater(
+  tx: Kysely<Database>,
+  node: string,
+  rows: readonly { id: number; at: number }[],
+): Promise<number> {
+  let held = 0;
+  for (let i = 0; i < rows.length; i += 500) {
+    const part = rows.slice(i, i + 500);
+    const parameters: unknown[] = [];
+    for (const r of part) parameters.push(r.id, r.at);
+    parameters.push(node);
+    const result = await runShaped(
+      tx,
+      `retry-sends|${part.length}`,
+      (p) => `with v (id, at) as (values ${part
+        .map(() => `(cast(${p.one()} as bigint), cast(${p.one()} as bigint))`)
+        .join(', ')})
+      update recipients set due_at = v.at, attempts = recipients.attempts + 1, locked_by = null
+      from v
+      where recipients.id = v.id and recipients.locked_by = ${p.one()} and recipients.status = 'submitted'`,
+      parameters,
+    );
+    held += Number(result.numAffectedRows ?? 0);
+  }
+  return held;
 }

@@ -4,6 +4,7 @@ import { engineStore } from './engine-store.js';
 import { inboundStore } from './inbound.js';
 import { withKeyCache } from './key-cache.js';
 import type { TransitionSink } from './transitions.js';
+import type { InboundStoredSink } from './inbound.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
 import type { Store } from './port.js';
@@ -12,16 +13,21 @@ import { webhookStore } from './webhooks.js';
 export interface StoreOptions {
   /** Runs inside every transaction that changes recipient statuses (webhook rows go here). */
   readonly transitionSink?: TransitionSink;
+  /** Runs inside the engine's transactions that store inbound messages with a webhook to send. */
+  readonly inboundSink?: InboundStoredSink;
 }
 
 export function createStore(conn: Connection, options: StoreOptions = {}): Store {
   return {
     accounts: withKeyCache(accountStore(conn.db)),
     messages: messageStore(conn.db, options.transitionSink),
-    engine: engineStore(conn.db, conn.dialect, options.transitionSink),
+    engine: engineStore(conn.db, conn.dialect, {
+      ...(options.transitionSink && { transitions: options.transitionSink }),
+      ...(options.inboundSink && { inbound: options.inboundSink }),
+    }),
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),
-    webhooks: webhookStore(conn.db, conn.dialect),
+    webhooks: webhookStore(conn.db),
     close: () => conn.close(),
   };
 }

@@ -24,6 +24,16 @@ export interface Changed {
 /** Called inside the same transaction with every change that happened (webhooks hook in here). */
 export type TransitionSink = (tx: Kysely<Database>, changed: readonly Changed[]) => Promise<void>;
 
+export interface ChangeOptions {
+  /**
+   * Only recipients this node holds move (a submit's result): a node whose work was taken
+   * over while its result was on the way changes nothing (style §5).
+   */
+  readonly holder?: string;
+  /** The change is a submit's outcome: it counts as one more attempt of the recipient. */
+  readonly countAttempt?: boolean;
+}
+
 /**
  * Applies recipient status changes in bulk, each guarded by the transition table: a row only
  * moves if its current status may lead to the target, so a late or duplicated event never
@@ -37,6 +47,7 @@ export async function applyChanges(
   changes: readonly Change[],
   at: number,
   sink?: TransitionSink,
+  options: ChangeOptions = {},
 ): Promise<Changed[]> {
   const groups = new Map<string, { to: Status; code: number; ids: number[] }>();
   for (const c of changes) {
@@ -51,7 +62,7 @@ export async function applyChanges(
   const perMessage = new Map<number, { finals: number; sent: number; unpaidFinals: number }>();
   for (const { to, code, ids } of groups.values()) {
     for (const part of chunk(ids, IN_CHUNK)) {
-      const rows = await moveRecipients(tx, to, code, at, part);
+      const rows = await moveRecipients(tx, to, code, at, part, options);
       for (const row of rows) {
         changed.push({
           recipientId: row.id,
@@ -165,7 +176,8 @@ async function updateCounters(tx: Kysely<Database>, rows: readonly MessageCounte
 
 /**
  * Moves recipients to `to` where the transition table allows it, with the time columns that
- * status sets (sent also marks that the recipient reached the carrier).
+ * status sets (sent also marks that the recipient reached the carrier). A recipient that
+ * leaves `submitted` is no longer anyone's send work, so its holder is cleared.
  */
 async function moveRecipients(
   tx: Kysely<Database>,
@@ -173,6 +185,7 @@ async function moveRecipients(
   code: number,
   at: number,
   moving: readonly number[],
+  { holder, countAttempt = false }: ChangeOptions,
 ) {
   const sources = sourcesOf(to);
   const ids = padded(moving);
@@ -185,14 +198,28 @@ async function moveRecipients(
     reached_carrier: number;
   }>(
     tx,
-    `move|${to}|${ids.length}`,
+    `move|${to}|${ids.length}|${holder !== undefined}|${countAttempt}`,
     (p) =>
       `update "recipients" set "status" = ${p.one()}, "status_code" = ${p.one()}, "status_at" = ${p.one()}` +
       (stamp ? `, "${stamp}" = ${p.one()}` : '') +
       (to === 'sent' ? ', "reached_carrier" = 1' : '') +
+      // Submitted recipients are send work from now on (src/store/sending.ts).
+      (to === 'submitted' ? `, "due_at" = ${p.one()}` : '') +
+      ', "locked_by" = null' +
+      (countAttempt ? ', "attempts" = "attempts" + 1' : '') +
       ` where "id" in (${p.list(ids.length)}) and "status" in (${p.list(sources.length)})` +
+      (holder !== undefined ? ` and "locked_by" = ${p.one()}` : '') +
       ' returning "id", "message_id", "msisdn", "reached_carrier"',
-    [to, code, at, ...(stamp ? [at] : []), ...ids, ...sources],
+    [
+      to,
+      code,
+      at,
+      ...(stamp ? [at] : []),
+      ...(to === 'submitted' ? [at] : []),
+      ...ids,
+      ...sources,
+      ...(holder !== undefined ? [holder] : []),
+    ],
   );
   return rows;
 }

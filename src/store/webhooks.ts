@@ -8,6 +8,8 @@ export {
   enqueueInboundWebhook,
   insertDeliveriesIn,
   originOf,
+  type DeliveryHold,
+  type HeldDelivery,
   type InboundWebhookInput,
   type NewDelivery,
 } from './webhooks/enqueue.js';

@@ -2,15 +2,12 @@
  * Where webhooks enter the queue: inside the transaction of the change they report (style §3),
  * so a status change and its webhook commit together or not at all.
  */
-import type { Kysely } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import { isDeliveryReportType } from '../domain/delivery-report.js';
 import { emptyCounts, isFinal, isStatus, type Status } from '../domain/status.js';
-import type { Database } from '../store/schema.js';
 import type { Changed, TransitionSink } from '../store/transitions.js';
+import type { InboundStoredSink } from '../store/inbound.js';
 import {
-  enqueueInboundWebhook,
-  inboundForWebhookIn,
   insertDeliveriesIn,
   reachedCarrierIn,
   recipientsOfIn,
@@ -30,8 +27,8 @@ import {
 
 export interface QueueHookOptions {
   /**
-   * Told that deliveries were queued, to wake the delivery runner. It runs before the commit,
-   * so the runner must expect its first look to find nothing yet.
+   * Told that deliveries were queued for any node to claim, to wake the webhook sender. It
+   * runs before the commit, so the sender must expect its first look to find nothing yet.
    */
   readonly onQueued?: () => void;
 }
@@ -140,8 +137,7 @@ export function createReportSink(options: QueueHookOptions = {}): TransitionSink
       }
     }
     if (deliveries.length === 0) return;
-    await insertDeliveriesIn(tx, deliveries, changed[0]!.at);
-    options.onQueued?.();
+    if ((await insertDeliveriesIn(tx, deliveries, changed[0]!.at)) > 0) options.onQueued?.();
   };
 }
 
@@ -164,30 +160,33 @@ function createSilentMessages() {
   };
 }
 
-/** The stored inbound message whose webhook is due, as src/app/receive-inbound.ts passes it. */
-export interface InboundDue {
-  readonly id: number;
-  readonly accountId: number;
-  readonly url: string;
-}
-
 /**
- * The inbound path's hook (`onInboundStored` of receiveInbound): queues the inbound webhook
- * in the transaction that stores the message.
+ * The inbound path's sink (src/store/inbound.ts): queues the webhook of each stored message
+ * that has one, in the transaction that stores them.
  */
-export function createInboundHook(
-  options: QueueHookOptions = {},
-): (tx: Kysely<Database>, inbound: InboundDue) => Promise<void> {
-  return async (tx, inbound) => {
-    const message = await inboundForWebhookIn(tx, inbound.id);
-    if (!message) throw new Error(`inbound message ${inbound.id} is not stored in this transaction`);
-    await enqueueInboundWebhook(tx, {
-      inboundId: message.id,
-      accountId: inbound.accountId,
-      url: inbound.url,
-      payload: inboundPayload(message),
-      now: message.createdAt,
-    });
-    options.onQueued?.();
+export function createInboundSink(options: QueueHookOptions = {}): InboundStoredSink {
+  return async (tx, stored) => {
+    const deliveries: NewDelivery[] = [];
+    for (const { record, url } of stored) {
+      if (url === null || record.accountId === null) continue;
+      deliveries.push({
+        accountId: record.accountId,
+        kind: 'inbound',
+        messageId: record.id,
+        url,
+        payload: JSON.stringify(
+          inboundPayload({
+            id: record.id,
+            from: record.sender,
+            to: record.recipient,
+            body: record.body,
+            ref: record.ref,
+            receivedAt: record.receivedAt,
+          }),
+        ),
+      });
+    }
+    if (deliveries.length === 0) return;
+    if ((await insertDeliveriesIn(tx, deliveries, stored[0]!.record.createdAt)) > 0) options.onQueued?.();
   };
 }

@@ -42,7 +42,7 @@ describe('recipient state machine (decisions §7)', () => {
 
   const allowed: [string, string[]][] = [
     ['pending', ['submitted', 'cancelled', 'expired']],
-    ['submitted', ['sent', 'cancelled', 'expired', 'aborted', 'rejected']],
+    ['submitted', ['sent', 'cancelled', 'expired', 'aborted', 'rejected', 'unknown']],
     ['sent', ['delivered', 'expired', 'rejected', 'failed', 'deleted', 'unknown']],
   ];
   it.each(allowed)('%s may move only to %j', (from, targets) => {

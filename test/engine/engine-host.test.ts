@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { hostEngineThread } from '../../src/app/engine-host.js';
+import { hostEngineThread } from '../../src/engine/host.js';
 
 const logger = pino({ level: 'silent' });
-const options = { logger, onWebhooksQueued: () => {} };
+const options = { logger, node: { id: 'n-test', host: 'test', pid: 1 } };
 /** A stand-in engine thread that speaks the protocol's first words, then does what `then` says. */
 const thread = (then: string) =>
   new Worker(`const { parentPort } = require('node:worker_threads'); ${then}`, { eval: true });
@@ -30,18 +30,26 @@ describe('the API thread hosting the engine thread', () => {
     await engine.stop();
   });
 
-  it('asks the thread for connector states and passes webhook wake-ups on', async () => {
-    let queued = 0;
+  it('asks the thread for connector states and webhook endpoints, and sends wake-ups once a turn', async () => {
     const worker = thread(`
+      const wakes = [];
       parentPort.on('message', (m) => {
+        if (m.type === 'wake') wakes.push(m.kinds);
         if (m.type === 'states') parentPort.postMessage({ type: 'states', id: m.id, states: { a: { bound: true } } });
+        if (m.type === 'endpoints') parentPort.postMessage({ type: 'endpoints', id: m.id, endpoints: wakes });
         if (m.type === 'stop') { parentPort.postMessage({ type: 'stopped' }); parentPort.close(); }
       });
-      parentPort.postMessage({ type: 'ready' });
-      parentPort.postMessage({ type: 'webhooks' });`);
-    const engine = await hostEngineThread(worker, { logger, onWebhooksQueued: () => (queued += 1) });
+      parentPort.postMessage({ type: 'ready' });`);
+    const engine = await hostEngineThread(worker, options);
     await expect(engine.connectorStates()).resolves.toEqual({ a: { bound: true } });
-    expect(queued).toBe(1);
+    engine.wake(['sends']);
+    engine.wake(['webhooks']);
+    engine.wake(['sends']);
+    await new Promise((r) => setImmediate(r));
+    engine.wake();
+    await new Promise((r) => setImmediate(r));
+    // The stand-in answers "endpoints" with the wake-ups it received, in order.
+    await expect(engine.webhookEndpoints()).resolves.toEqual([['sends', 'webhooks'], null]);
     await engine.stop();
     await expect(engine.connectorStates()).resolves.toEqual({});
   });

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import type { StatusCounts } from '../../src/domain/status.js';
-import { startEngine, type Engine } from '../../src/app/engine.js';
+import { startEngine, type Engine, type EngineConnector } from '../../src/engine/engine.js';
+import { nodeIdentity } from '../../src/engine/host.js';
 import type {
   CarrierConnector,
   CarrierEvents,
@@ -29,7 +30,7 @@ export interface EngineHarness extends TestApp {
 export interface HarnessOptions {
   readonly env?: Record<string, string>;
   /** Connector to use (it may read the test app's store); default: the simulator. */
-  readonly connector?: (t: TestApp) => CarrierConnector;
+  readonly connector?: (t: TestApp) => EngineConnector;
   readonly throughput?: number;
   readonly retryDelay?: RetryDelay;
 }
@@ -61,6 +62,7 @@ export async function createEngineHarness(
       config: t.config,
       logger,
       now: () => Date.now(),
+      node: nodeIdentity({ nodeId: null }),
       ...(options.throughput !== undefined && { throughput: options.throughput }),
       ...(options.retryDelay !== undefined && { retryDelay: options.retryDelay }),
     });

@@ -18,30 +18,33 @@ describe.each(ENGINES)('receipts of one batch on %s', (engineName) => {
     await store.messages.createMany([
       messageInput(account.id, ['+61491570150', '+61491570151', '+61491570152']),
     ]);
-    await store.engine.runMessageJobs(await store.engine.claimMessageJobs('w', 1, 60_000, 10), 'w', 1);
-    const works = await store.engine.claimSends('w', 'c', 2, 60_000, 10);
+    const works = await store.engine.tick((ops) => ops.claimSends('w', 2, 10));
     const ids = ['a1', 'b1', 'c1'];
-    await store.engine.recordSubmits(
-      'w',
-      'c',
-      works.map((work, i) => ({ work, outcome: { kind: 'accepted', carrierIds: [ids[i]!] } })),
-      () => null,
-      3,
+    await store.engine.tick((ops) =>
+      ops.recordSubmits(
+        'w',
+        'c',
+        works.map((work, i) => ({ work, outcome: { kind: 'accepted', carrierIds: [ids[i]!] }, at: 3 })),
+        () => null,
+        3,
+      ),
     );
 
-    const changed = await store.engine.applyReceipts(
-      'c',
-      [
-        { carrierId: 'a1', state: 'enroute', at: 10 },
-        { carrierId: 'b1', state: 'delivered', at: 20 },
-        { carrierId: 'a1', state: 'delivered', at: 30 },
-        { carrierId: 'c1', state: 'failed', at: 40, error: '001' },
-        // A late in-transit receipt never reopens a final part.
-        { carrierId: 'b1', state: 'enroute', at: 50 },
-        { carrierId: 'zz', state: 'enroute', at: 60 },
-        { carrierId: 'zz', state: 'delivered', at: 70, error: 'x' },
-      ],
-      100,
+    const changed = await store.engine.tick((ops) =>
+      ops.applyReceipts(
+        'c',
+        [
+          { carrierId: 'a1', state: 'enroute', at: 10 },
+          { carrierId: 'b1', state: 'delivered', at: 20 },
+          { carrierId: 'a1', state: 'delivered', at: 30 },
+          { carrierId: 'c1', state: 'failed', at: 40, error: '001' },
+          // A late in-transit receipt never reopens a final part.
+          { carrierId: 'b1', state: 'enroute', at: 50 },
+          { carrierId: 'zz', state: 'enroute', at: 60 },
+          { carrierId: 'zz', state: 'delivered', at: 70, error: 'x' },
+        ],
+        100,
+      ),
     );
     expect(changed.map((c) => c.status).sort()).toEqual(['delivered', 'delivered', 'failed']);
     const parts = await db.conn.db

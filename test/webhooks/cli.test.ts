@@ -68,26 +68,29 @@ describe.each(ENGINES)('smsgw webhooks on %s', (engine) => {
           now,
         ),
       );
-    const { deliveries } = await store.webhooks.claim({
-      worker: 'cli-test',
-      now,
-      leaseMs: 60_000,
-      limit: 10,
-      perOrigin: () => 10,
-      held: new Map(),
-      after: null,
-    });
+    const { deliveries } = await store.engine.tick((ops) =>
+      ops.claimWebhooks({
+        worker: 'cli-test',
+        now,
+        limit: 10,
+        perOrigin: () => 10,
+        held: new Map(),
+        after: null,
+      }),
+    );
     const claimed = deliveries.find((d) => d.messageId === messageId)!;
-    await store.webhooks.record(
-      'cli-test',
-      [
-        {
-          delivery: claimed,
-          attempt: { attemptedAt: now, durationMs: 3, status, error: null, responseExcerpt: 'no' },
-          next: status < 300 ? { kind: 'delivered' } : { kind: 'failed' },
-        },
-      ],
-      now,
+    await store.engine.tick((ops) =>
+      ops.recordWebhookAttempts(
+        'cli-test',
+        [
+          {
+            delivery: claimed,
+            attempt: { attemptedAt: now, durationMs: 3, status, error: null, responseExcerpt: 'no' },
+            next: status < 300 ? { kind: 'delivered' } : { kind: 'failed' },
+          },
+        ],
+        now,
+      ),
     );
     return claimed;
   }

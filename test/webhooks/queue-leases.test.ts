@@ -6,13 +6,13 @@ import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engin
 import { createStoreAccount } from '../helpers/messages.js';
 
 /**
- * The delivery row is its own work item: a claim leases it to one worker, only that worker
- * moves it on, an expired or given-back lease makes it due again, and a replay restarts its
- * retry schedule (style §5; decisions §10).
+ * The delivery row is its own work item: a claim gives it to one node, only that node moves it
+ * on, a node whose heartbeat stopped loses it to the others, a handed-back delivery is due
+ * again, and a replay restarts its retry schedule (style §5; decisions §10, §23).
  */
 
 const T0 = 1_000_000;
-const LEASE = 1_000;
+const TTL = 1_000;
 
 describe.each(ENGINES)('webhook leases on %s', (engineName) => {
   let db: TestDatabase;
@@ -34,16 +34,21 @@ describe.each(ENGINES)('webhook leases on %s', (engineName) => {
       ),
     );
   const claim = (worker: string, now: number, more: Partial<ClaimRequest> = {}) =>
-    store.webhooks.claim({
-      worker,
-      now,
-      leaseMs: LEASE,
-      limit: 100,
-      perOrigin: () => 100,
-      held: new Map(),
-      after: null,
-      ...more,
-    });
+    store.engine.tick((ops) =>
+      ops.claimWebhooks({
+        worker,
+        now,
+        limit: 100,
+        perOrigin: () => 100,
+        held: new Map(),
+        after: null,
+        ...more,
+      }),
+    );
+  const record = (worker: string, results: DeliveryResult[], now: number) =>
+    store.engine.tick((ops) => ops.recordWebhookAttempts(worker, results, now));
+  const join = (id: string, now: number) =>
+    store.engine.join({ id, host: 'test', pid: 1, startedAt: now }, now, TTL, 'resend');
   const row = (id: number) =>
     db.conn.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const result = (
@@ -56,27 +61,30 @@ describe.each(ENGINES)('webhook leases on %s', (engineName) => {
     next,
   });
 
-  it('one holder at a time; a lease that ran out goes to the next claim; only the holder moves it on', async () => {
+  it('one holder at a time; a node that stops beating loses it to the next claim; only the holder moves it on', async () => {
+    await join('a', T0);
+    await join('b', T0);
     await queue(['https://a.example/hook']);
     const [held] = (await claim('a', T0)).deliveries;
     expect(held).toMatchObject({ retryAttempts: 0, url: 'https://a.example/hook' });
     expect(held!.secrets.current).toBe('s');
-    expect((await claim('b', T0 + LEASE - 1)).deliveries).toEqual([]);
-    expect(await store.webhooks.nextDue()).toBe(T0 + LEASE);
+    expect((await claim('b', T0 + 1)).deliveries).toEqual([]);
+    expect(await store.engine.nextDue()).toMatchObject({ webhooks: null });
 
-    const [taken] = (await claim('b', T0 + LEASE)).deliveries;
+    // a stops beating; b beats on and takes a's work over once a's lease has run out.
+    expect(await store.engine.beat('b', T0 + TTL)).toBe(true);
+    expect(await store.engine.takeOver('a', T0 + TTL - 1, TTL, 'resend')).toBeNull();
+    expect(await store.engine.takeOver('a', T0 + TTL + 1, TTL, 'resend')).toMatchObject({ deliveries: 1 });
+    expect(await store.engine.beat('a', T0 + TTL + 2)).toBe(false);
+    const [taken] = (await claim('b', T0 + TTL + 2)).deliveries;
     expect(taken!.deliveryId).toBe(held!.deliveryId);
     expect(taken!.webhookId).toBe(held!.webhookId);
 
     // a's attempt is stored and counted, but a no longer holds the delivery.
-    await store.webhooks.record('a', [result(held!, { kind: 'delivered' }, 200)], T0 + LEASE + 1);
+    await record('a', [result(held!, { kind: 'delivered' }, 200)], T0 + TTL + 3);
     expect(await row(held!.deliveryId)).toMatchObject({ state: 'pending', locked_by: 'b', attempts: 1 });
 
-    await store.webhooks.record(
-      'b',
-      [result(taken!, { kind: 'retry', at: T0 + 5_000 }, 503)],
-      T0 + LEASE + 2,
-    );
+    await record('b', [result(taken!, { kind: 'retry', at: T0 + 5_000 }, 503)], T0 + TTL + 4);
     expect(await row(held!.deliveryId)).toMatchObject({
       state: 'pending',
       locked_by: null,
@@ -84,20 +92,21 @@ describe.each(ENGINES)('webhook leases on %s', (engineName) => {
       retry_attempts: 1,
       next_attempt_at: T0 + 5_000,
     });
+    expect(await store.engine.nextDue()).toMatchObject({ webhooks: T0 + 5_000 });
     expect((await claim('c', T0 + 4_999)).deliveries).toEqual([]);
     const [retried] = (await claim('c', T0 + 5_000)).deliveries;
     expect(retried).toMatchObject({ deliveryId: held!.deliveryId, retryAttempts: 1 });
 
-    // Nor does a retry by a worker that no longer holds it.
-    await store.webhooks.record('b', [result(taken!, { kind: 'retry', at: T0 + 9_000 }, 502)], T0 + 5_001);
+    // Nor does a retry by a node that no longer holds it.
+    await record('b', [result(taken!, { kind: 'retry', at: T0 + 9_000 }, 502)], T0 + 5_001);
     expect(await row(held!.deliveryId)).toMatchObject({
       locked_by: 'c',
       attempts: 3,
       retry_attempts: 1,
-      next_attempt_at: T0 + 5_000 + LEASE,
+      next_attempt_at: T0 + 5_000,
     });
 
-    await store.webhooks.record('c', [result(retried!, { kind: 'delivered' }, 200)], T0 + 5_002);
+    await record('c', [result(retried!, { kind: 'delivered' }, 200)], T0 + 5_002);
     expect(await row(held!.deliveryId)).toMatchObject({
       state: 'delivered',
       locked_by: null,
@@ -117,7 +126,7 @@ describe.each(ENGINES)('webhook leases on %s', (engineName) => {
     await queue(['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
     const { deliveries } = await claim('a', T0);
     expect(deliveries).toHaveLength(3);
-    await store.webhooks.record(
+    await record(
       'a',
       deliveries.map((d, i) => result(d, { kind: 'retry', at: T0 + 100 * (i + 1) }, 500)),
       T0 + 1,
@@ -132,30 +141,36 @@ describe.each(ENGINES)('webhook leases on %s', (engineName) => {
     expect(due.sort((x, y) => x - y)).toEqual(deliveries.slice(0, 2).map((d) => d.deliveryId));
   });
 
-  it('gives back leases: the deliveries named, or all of a worker, due at once', async () => {
-    await queue(['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
+  it('hands back deliveries unattempted: due again at their own time, for any node', async () => {
+    await queue(['https://a.example/1', 'https://a.example/2']);
     const { deliveries } = await claim('a', T0);
-    await claim('b', T0);
-    expect(await store.webhooks.release('b', [deliveries[0]!.deliveryId], T0 + 1)).toBe(0);
-    expect(await store.webhooks.release('a', [deliveries[0]!.deliveryId], T0 + 1)).toBe(1);
-    expect(await row(deliveries[0]!.deliveryId)).toMatchObject({ locked_by: null, next_attempt_at: T0 + 1 });
+    expect(deliveries).toHaveLength(2);
+    const back = (d: DeliveryResult['delivery']): DeliveryResult => ({
+      delivery: d,
+      attempt: null,
+      next: { kind: 'release' },
+    });
+    // Only the holder can hand one back.
+    await record('b', [back(deliveries[0]!)], T0 + 1);
+    expect(await row(deliveries[0]!.deliveryId)).toMatchObject({ locked_by: 'a' });
+    await record('a', [back(deliveries[0]!)], T0 + 1);
+    expect(await row(deliveries[0]!.deliveryId)).toMatchObject({
+      locked_by: null,
+      attempts: 0,
+      retry_attempts: 0,
+    });
     expect((await claim('b', T0 + 1)).deliveries.map((d) => d.deliveryId)).toEqual([
       deliveries[0]!.deliveryId,
     ]);
-
-    expect(await store.webhooks.releaseLeases('a', T0 + 2)).toBe(2);
-    expect((await claim('b', T0 + 2)).deliveries.map((d) => d.deliveryId).sort((x, y) => x - y)).toEqual(
-      deliveries.slice(1).map((d) => d.deliveryId),
-    );
   });
 
   it('a replay restarts the retry schedule; attempts keeps counting', async () => {
     await queue(['https://a.example/hook']);
     const [first] = (await claim('a', T0)).deliveries;
-    await store.webhooks.record('a', [result(first!, { kind: 'retry', at: T0 + 10 }, 500)], T0);
+    await record('a', [result(first!, { kind: 'retry', at: T0 + 10 }, 500)], T0);
     const [second] = (await claim('a', T0 + 10)).deliveries;
     expect(second!.retryAttempts).toBe(1);
-    await store.webhooks.record('a', [result(second!, { kind: 'failed' }, 500)], T0 + 11);
+    await record('a', [result(second!, { kind: 'failed' }, 500)], T0 + 11);
     expect(await row(first!.deliveryId)).toMatchObject({ state: 'failed', locked_by: null });
     expect((await claim('a', T0 + 12)).deliveries).toEqual([]);
 

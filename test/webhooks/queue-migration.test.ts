@@ -12,14 +12,17 @@ import { MIGRATIONS, migrate } from '../../src/store/migrations/index.js';
 import { connectPostgres } from '../../src/store/postgres/connect.js';
 import { connectSqlite } from '../../src/store/sqlite/connect.js';
 import { createStore } from '../../src/store/store.js';
-import { startWebhookRunner } from '../../src/webhooks/delivery-runner.js';
+import { loadConfig } from '../../src/config/config.js';
+import { startEngine } from '../../src/engine/engine.js';
+import { createReportSink } from '../../src/webhooks/report-sink.js';
+import { ScriptedConnector } from '../helpers/engine.js';
 import { generateWebhookSecret } from '../../src/webhooks/sign.js';
 import { ENGINES, PG_URL } from '../helpers/engines.js';
 
 /**
- * Migration 6 moves webhook work from outbox jobs onto the delivery rows. A store upgraded with
- * webhooks pending (a retry waiting, an attempt in flight on a node that is gone) sends them
- * all, each from where its retry schedule stood, and nothing else in the outbox is touched.
+ * Migration 6 moves webhook work from outbox jobs onto the delivery rows (and migration 7 makes
+ * their holder a node). A store upgraded with webhooks pending (a retry waiting, an attempt in
+ * flight on a node that is gone) sends them all, each from where its retry schedule stood.
  */
 
 /** An empty database of `engine`, migrated by hand up to `version`, and how to remove it. */
@@ -147,8 +150,9 @@ describe.each(ENGINES)('webhook queue migration on %s', (engineName) => {
       .values({ kind: 'send', subject_id: 7, account_id: accountId, run_at: now, created_at: now })
       .execute();
 
-    expect(await migrate(old.conn)).toEqual([6]);
-    expect(await db.selectFrom('outbox').select('kind').execute()).toEqual([{ kind: 'send' }]);
+    expect(await migrate(old.conn)).toEqual([6, 7]);
+    // No webhook work is left in the outbox; the send job became its recipient's own (7).
+    expect(await db.selectFrom('outbox').select('kind').execute()).toEqual([]);
     const rows = await db
       .selectFrom('webhook_deliveries')
       .select(['id', 'state', 'retry_attempts', 'locked_by', 'next_attempt_at'])
@@ -162,16 +166,21 @@ describe.each(ENGINES)('webhook queue migration on %s', (engineName) => {
       { id: done, state: 'delivered', retry_attempts: 0, locked_by: null, next_attempt_at: now },
     ]);
 
-    const store = createStore(old.conn);
-    const runner = await startWebhookRunner({
+    const store = createStore(old.conn, { transitionSink: createReportSink() });
+    const engine = await startEngine({
       store,
+      connector: new ScriptedConnector(),
       // Two retries: the delivery whose job had failed twice has its last attempt left.
-      config: { webhookRetryMs: [20, 20], webhookTimeoutMs: 2_000, webhookAllowPrivate: true },
+      config: loadConfig({
+        SMSGW_WEBHOOK_RETRY: '20ms,20ms',
+        SMSGW_WEBHOOK_TIMEOUT_MS: '2000',
+        SMSGW_WEBHOOK_ALLOW_PRIVATE: 'true',
+      }),
       logger: pino({ level: 'silent' }),
       now: () => Date.now(),
-      workerId: 'upgraded-node',
+      node: { id: 'upgraded-node', host: 'test', pid: 1 },
     });
-    cleanups.push(() => runner.stop());
+    cleanups.push(() => engine.stop());
     const states = () =>
       db.selectFrom('webhook_deliveries').select(['id', 'state', 'attempts']).orderBy('id').execute();
     const deadline = Date.now() + 10_000;

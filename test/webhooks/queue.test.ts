@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { createInboundHook } from '../../src/webhooks/report-sink.js';
+import { createInboundSink } from '../../src/webhooks/report-sink.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
 
 /**
@@ -463,21 +463,17 @@ describe.each(ENGINES)('webhook queue on %s', (engineName) => {
     try {
       const { id: accountId } = await account({});
       const receivedAt = Date.parse('2026-11-21T15:30:00.123Z');
-      const hookFn = createInboundHook();
-      const stored = await server.store.inbound.create(
-        {
-          accountId,
-          numberId: null,
-          sender: '+61491570156',
-          recipient: '+61491570999',
-          body: 'Reply YES',
-          ref: 'campaign-9',
-          receivedAt,
-          completedAt: null,
-          connector: 'simulator',
-          createdAt: Date.now(),
-        },
-        (tx, id) => hookFn(tx, { id, accountId, url: hook.url }),
+      await server.store.accounts.addNumber({
+        accountId,
+        msisdn: '+61491570999',
+        ref: 'campaign-9',
+        inboundUrl: hook.url,
+        createdAt: Date.now(),
+      });
+      const { record: stored } = await server.store.inbound.receive(
+        { from: '+61491570156', to: '+61491570999', body: 'Reply YES', receivedAt, connector: 'simulator' },
+        Date.now(),
+        createInboundSink(),
       );
       await until(
         () => hook.received.length,

@@ -5,6 +5,7 @@ import { candidates, type Route } from './routes.js';
 /** A carrier link the router can choose: an SMPP connector, or anything with a bound state. */
 export interface ChildConnector extends CarrierConnector {
   state(): { readonly bound: boolean };
+  capacity?(): number;
 }
 
 export interface ChildConfig {
@@ -24,11 +25,19 @@ export interface RouterOptions<C extends ChildConfig> {
 }
 
 export interface Router extends CarrierConnector {
+  /**
+   * Submits worth handing over at once: what the bound connectors take, and a few even when
+   * none is, so a recipient no route matches is still aborted and one with no bound connector
+   * waits with its retry backoff.
+   */
+  capacity(): number;
   /** Re-reads connectors and routes now (after an admin change on this node). */
   reload(): Promise<void>;
   /** Each running connector's live state (bound, in flight, throughput, errors). */
   states(): Record<string, { readonly bound: boolean }>;
 }
+
+const MIN_CAPACITY = 10;
 
 /** Carrier ids are namespaced by connector, so two SMSCs' id spaces never collide. */
 const SEPARATOR = '/';
@@ -86,6 +95,13 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
     name: options.name,
     reload,
     states: () => Object.fromEntries([...children].map(([name, c]) => [name, c.connector.state()])),
+    capacity() {
+      let total = 0;
+      for (const { connector } of children.values()) {
+        if (connector.state().bound) total += connector.capacity?.() ?? 0;
+      }
+      return Math.max(MIN_CAPACITY, total);
+    },
     async start(e) {
       events = e;
       await reload();

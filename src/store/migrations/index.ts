@@ -1,12 +1,14 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Connection } from '../dialect.js';
+import type { Connection, Dialect } from '../dialect.js';
+import type { Database } from '../schema.js';
 import { initial } from './001_initial.js';
 import { engine } from './002_engine.js';
 import { inbound } from './003_inbound.js';
 import { webhooks } from './004_webhooks.js';
 import { connectors } from './005_connectors.js';
 import { webhookQueue } from './006_webhook_queue.js';
+import { cluster } from './007_cluster.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -17,15 +19,34 @@ export const MIGRATIONS: readonly Migration[] = [
   webhooks,
   connectors,
   webhookQueue,
+  cluster,
 ];
+
+/** Serialises the nodes of one PostgreSQL database while they migrate; any 64-bit number works. */
+const MIGRATION_LOCK = 7312001;
 
 /**
  * Applies pending migrations, each in its own transaction with its version row, so a crash
- * leaves the store at a clean version. Several nodes may start at once: PostgreSQL serialises
- * them on an advisory lock, SQLite on its single writer lock taken before the version is read.
+ * leaves the store at a clean version. Several nodes may start at once on an empty database:
+ * on PostgreSQL the whole run, the version table's creation included, holds a session
+ * advisory lock on one connection (creating a table concurrently races in the catalog,
+ * pg_type_typname_nsp_index); SQLite serialises them on its writer lock, taken before the
+ * version is read.
  */
 export async function migrate(conn: Connection, logger?: Logger): Promise<number[]> {
   const { db, dialect } = conn;
+  if (dialect.name !== 'postgres') return migrateOn(db, dialect, logger);
+  return db.connection().execute(async (session) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(session);
+    try {
+      return await migrateOn(session, dialect, logger);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(session);
+    }
+  });
+}
+
+async function migrateOn(db: Kysely<Database>, dialect: Dialect, logger?: Logger): Promise<number[]> {
   await db.schema
     .createTable('smsgw_migrations')
     .ifNotExists()
@@ -35,11 +56,10 @@ export async function migrate(conn: Connection, logger?: Logger): Promise<number
     .execute();
 
   const applied: number[] = [];
+  const pending = MIGRATIONS.length;
   for (const migration of MIGRATIONS) {
     const done = await db.transaction().execute(async (tx) => {
-      if (dialect.name === 'postgres') {
-        await sql`select pg_advisory_xact_lock(7312001)`.execute(tx);
-      } else {
+      if (dialect.name !== 'postgres') {
         // A write statement takes SQLite's RESERVED lock, so a second process waits here.
         await sql`update smsgw_migrations set version = version where 0 = 1`.execute(tx);
       }
@@ -49,7 +69,7 @@ export async function migrate(conn: Connection, logger?: Logger): Promise<number
         .where('version', '=', migration.version)
         .executeTakeFirst();
       if (row) return false;
-      logger?.info({ version: migration.version, name: migration.name }, 'applying migration');
+      logger?.info({ version: migration.version, name: migration.name, of: pending }, 'applying migration');
       const started = Date.now();
       await migration.up(tx, dialect);
       await tx

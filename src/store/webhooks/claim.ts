@@ -7,6 +7,7 @@ import type { Dialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import { isPending } from './pending.js';
 import type { DeliveryKind } from './kinds.js';
+import type { HeldDelivery } from './enqueue.js';
 
 export interface AccountSecrets {
   readonly current: string;
@@ -15,25 +16,17 @@ export interface AccountSecrets {
   readonly previousUntil: number | null;
 }
 
-/** A delivery claimed for one attempt, with everything the attempt needs. */
-export interface ClaimedDelivery {
-  readonly deliveryId: number;
+/** A delivery held for one attempt, with everything the attempt needs. */
+export interface ClaimedDelivery extends HeldDelivery {
   /** Failed attempts so far: where the retry schedule stands. A replay starts again at 0. */
   readonly retryAttempts: number;
-  readonly webhookId: string;
-  readonly accountId: number;
-  readonly kind: DeliveryKind;
-  readonly messageId: number;
-  readonly url: string;
-  readonly origin: string;
-  readonly payload: string;
   readonly secrets: AccountSecrets;
 }
 
 export interface ClaimRequest {
+  /** The node that will hold the claimed deliveries until their attempts are recorded. */
   readonly worker: string;
   readonly now: number;
-  readonly leaseMs: number;
   /** Most deliveries in all. */
   readonly limit: number;
   /** Most deliveries this worker may hold of an origin, counting those in `held`. */
@@ -57,70 +50,69 @@ export interface ClaimResult {
 /** Origins looked at per claim; the cursor carries the walk on from there next time. */
 const ORIGINS_PER_CLAIM = 64;
 
-export function claimDeliveries(
-  db: Kysely<Database>,
+/** Claims inside the caller's transaction (the engine's tick). */
+export async function claimDeliveriesIn(
+  tx: Kysely<Database>,
   dialect: Dialect,
   request: ClaimRequest,
 ): Promise<ClaimResult> {
-  return db.transaction().execute(async (tx) => {
-    const { worker, now, leaseMs, perOrigin, held } = request;
-    const origins = await originsAfter(tx, request.after ?? '', ORIGINS_PER_CLAIM);
-    if (origins.length < ORIGINS_PER_CLAIM && request.after !== null) {
-      // Wrap around to the origins up to the cursor (itself included).
-      for (const o of await originsAfter(tx, '', ORIGINS_PER_CLAIM - origins.length)) {
-        if (o > request.after) break;
-        origins.push(o);
-      }
+  const { worker, now, perOrigin, held } = request;
+  const origins = await originsAfter(tx, request.after ?? '', ORIGINS_PER_CLAIM);
+  if (origins.length < ORIGINS_PER_CLAIM && request.after !== null) {
+    // Wrap around to the origins up to the cursor (itself included).
+    for (const o of await originsAfter(tx, '', ORIGINS_PER_CLAIM - origins.length)) {
+      if (o > request.after) break;
+      origins.push(o);
     }
-    const claimed: ClaimedRow[] = [];
-    const backlogged: string[] = [];
-    let cursor = request.after;
-    for (const origin of origins) {
-      const room = Math.min(perOrigin(origin) - (held.get(origin) ?? 0), request.limit - claimed.length);
-      if (claimed.length >= request.limit) break;
-      cursor = origin;
-      if (room <= 0) {
-        // Held to its limit by this worker: it may well have more due.
-        backlogged.push(origin);
-        continue;
-      }
-      const rows = await claimOrigin(tx, dialect, origin, room, worker, now, leaseMs);
-      claimed.push(...rows);
-      if (rows.length === room) backlogged.push(origin);
+  }
+  const claimed: ClaimedRow[] = [];
+  const backlogged: string[] = [];
+  let cursor = request.after;
+  for (const origin of origins) {
+    const room = Math.min(perOrigin(origin) - (held.get(origin) ?? 0), request.limit - claimed.length);
+    if (claimed.length >= request.limit) break;
+    cursor = origin;
+    if (room <= 0) {
+      // Held to its limit by this worker: it may well have more due.
+      backlogged.push(origin);
+      continue;
     }
-    const more = claimed.length >= request.limit || origins.length >= ORIGINS_PER_CLAIM;
-    if (claimed.length === 0) return { deliveries: [], cursor, more, backlogged };
-    const secrets = await secretsOf(tx, [...new Set(claimed.map((d) => d.account_id))]);
-    const deliveries = claimed.flatMap((d): ClaimedDelivery[] => {
-      const signing = secrets.get(d.account_id);
-      if (signing === undefined) return [];
-      return [
-        {
-          deliveryId: d.id,
-          retryAttempts: d.retry_attempts,
-          webhookId: d.webhook_id,
-          accountId: d.account_id,
-          kind: d.kind as DeliveryKind,
-          messageId: d.message_id,
-          url: d.url,
-          origin: d.origin,
-          payload: d.payload,
-          secrets: signing,
-        },
-      ];
-    });
-    return { deliveries, cursor, more, backlogged };
+    const rows = await claimOrigin(tx, dialect, origin, room, worker, now);
+    claimed.push(...rows);
+    if (rows.length === room) backlogged.push(origin);
+  }
+  const more = claimed.length >= request.limit || origins.length >= ORIGINS_PER_CLAIM;
+  if (claimed.length === 0) return { deliveries: [], cursor, more, backlogged };
+  const secrets = await secretsOfIn(tx, [...new Set(claimed.map((d) => d.account_id))]);
+  const deliveries = claimed.flatMap((d): ClaimedDelivery[] => {
+    const signing = secrets.get(d.account_id);
+    if (signing === undefined) return [];
+    return [
+      {
+        deliveryId: d.id,
+        retryAttempts: d.retry_attempts,
+        webhookId: d.webhook_id,
+        accountId: d.account_id,
+        kind: d.kind as DeliveryKind,
+        messageId: d.message_id,
+        url: d.url,
+        origin: d.origin,
+        payload: d.payload,
+        secrets: signing,
+      },
+    ];
   });
+  return { deliveries, cursor, more, backlogged };
 }
 
 type ClaimedRow = Awaited<ReturnType<typeof claimOrigin>>[number];
 
 /**
- * Leases up to `limit` of an origin's due deliveries, oldest due first. The lease is the row's
- * own (style §5): its holder, and a due time pushed to the lease's end, which keeps it out of
- * other claims until then and brings it back if this worker dies. One statement: the due
- * select is its guard, and PostgreSQL skips rows another node is claiming. (Given the due
- * filter beside a list of ids instead, SQLite's planner walks the whole due index.)
+ * Takes up to `limit` of an origin's due deliveries nobody holds, oldest due first. The
+ * holder is the row's own (style §5); if the node dies, its deliveries are taken over with
+ * its other work (src/store/nodes.ts). One statement: the due select is its guard, and
+ * PostgreSQL skips rows another node is claiming. (Given the due filter beside a list of ids
+ * instead, SQLite's planner walks the whole due index.)
  */
 function claimOrigin(
   tx: Kysely<Database>,
@@ -129,12 +121,12 @@ function claimOrigin(
   limit: number,
   worker: string,
   now: number,
-  leaseMs: number,
 ) {
   let due = tx
     .selectFrom('webhook_deliveries')
     .select('id')
     .where(isPending)
+    .where('locked_by', 'is', null)
     .where('origin', '=', origin)
     .where('next_attempt_at', '<=', now)
     .orderBy('next_attempt_at')
@@ -142,7 +134,7 @@ function claimOrigin(
   if (dialect.rowLocks) due = due.forUpdate().skipLocked();
   return tx
     .updateTable('webhook_deliveries')
-    .set({ locked_by: worker, next_attempt_at: now + leaseMs })
+    .set({ locked_by: worker })
     .where('id', 'in', due)
     .returning([
       'id',
@@ -159,7 +151,10 @@ function claimOrigin(
 }
 
 /** The signing secrets of the accounts, read with the claim so a rotation counts at once. */
-async function secretsOf(tx: Kysely<Database>, accountIds: number[]): Promise<Map<number, AccountSecrets>> {
+export async function secretsOfIn(
+  tx: Kysely<Database>,
+  accountIds: number[],
+): Promise<Map<number, AccountSecrets>> {
   const rows = await tx
     .selectFrom('accounts')
     .select(['id', 'webhook_secret', 'prev_webhook_secret', 'prev_secret_until'])
@@ -173,14 +168,19 @@ async function secretsOf(tx: Kysely<Database>, accountIds: number[]): Promise<Ma
   );
 }
 
-/** Origins with pending deliveries after `after`, in order, one index seek each (no scan of a backlog). */
+/**
+ * Origins with pending deliveries nobody holds after `after`, in order, one index seek each
+ * (no scan of a backlog).
+ */
 async function originsAfter(tx: Kysely<Database>, after: string, limit: number): Promise<string[]> {
   if (limit <= 0) return [];
   const result = await sql<{ origin: string | null }>`
     with recursive o(origin) as (
-      select min(origin) from webhook_deliveries where state = 'pending' and origin > ${after}
+      select min(origin) from webhook_deliveries
+      where state = 'pending' and locked_by is null and origin > ${after}
       union all
-      select (select min(origin) from webhook_deliveries where state = 'pending' and origin > o.origin)
+      select (select min(origin) from webhook_deliveries
+              where state = 'pending' and locked_by is null and origin > o.origin)
       from o where o.origin is not null
     )
     select origin from o where origin is not null limit ${limit}`.execute(tx);

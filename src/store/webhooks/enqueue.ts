@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { InboundWebhookPayload } from '../../webhooks/payloads.js';
-import { insertRows } from '../insert-rows.js';
+import { insertRows, insertRowsReturning } from '../insert-rows.js';
 import type { Database } from '../schema.js';
 import type { DeliveryKind } from './kinds.js';
 
@@ -28,6 +28,42 @@ export function originOf(url: string): string {
   return URL.canParse(url) ? new URL(url).origin : url;
 }
 
+/** A delivery queued held by the node whose transaction wrote it: that node sends it. */
+export interface HeldDelivery {
+  readonly deliveryId: number;
+  readonly webhookId: string;
+  readonly accountId: number;
+  readonly kind: DeliveryKind;
+  readonly messageId: number;
+  readonly url: string;
+  readonly origin: string;
+  readonly payload: string;
+}
+
+/**
+ * Room a node has for deliveries it will send itself. A status change's webhook is queued
+ * held by the node that made the change, up to `room`, and handed to its sender after the
+ * commit: no claim to find it again. The rest wait unheld, for any node to claim.
+ */
+export interface DeliveryHold {
+  readonly holder: string;
+  room: number;
+  /** Origins whose deliveries the node takes on now (a paused endpoint's wait unheld). */
+  readonly accepts: (origin: string) => boolean;
+  readonly held: HeldDelivery[];
+}
+
+/**
+ * The hold of a transaction, by its Kysely transaction object: set by the engine for the
+ * transaction of its turn (src/store/engine-store.ts), read wherever that transaction
+ * queues deliveries, however deep in a status change. Other transactions have none.
+ */
+const holds = new WeakMap<object, DeliveryHold>();
+
+export function setHold(tx: Kysely<Database>, hold: DeliveryHold): void {
+  holds.set(tx, hold);
+}
+
 const DELIVERY_COLUMNS = [
   'webhook_id',
   'account_id',
@@ -41,12 +77,17 @@ const DELIVERY_COLUMNS = [
   'created_at',
 ] as const;
 
-/** Writes deliveries, due at once, inside the caller's transaction (style §3). */
+/**
+ * Writes deliveries, due at once, inside the caller's transaction (style §3); held by the
+ * transaction's node where it has a hold with room. Returns how many wait for any node to
+ * claim them.
+ */
 export async function insertDeliveriesIn(
   tx: Kysely<Database>,
   deliveries: readonly NewDelivery[],
   now: number,
-): Promise<void> {
+): Promise<number> {
+  const hold = holds.get(tx);
   // Deliveries of one message share a URL: parse it once.
   const origins = new Map<string, string>();
   const origin = (url: string) => {
@@ -54,23 +95,55 @@ export async function insertDeliveriesIn(
     if (o === undefined) origins.set(url, (o = originOf(url)));
     return o;
   };
+  const held: NewDelivery[] = [];
+  const unheld: NewDelivery[] = [];
+  for (const d of deliveries) {
+    if (hold && held.length < hold.room && hold.accepts(origin(d.url))) held.push(d);
+    else unheld.push(d);
+  }
+  const row = (d: NewDelivery, webhookId: string) => [
+    webhookId,
+    d.accountId,
+    d.kind,
+    d.messageId,
+    d.url,
+    origin(d.url),
+    d.payload,
+    'pending',
+    now,
+    now,
+  ];
+  if (hold && held.length > 0) {
+    const ids = held.map(() => newWebhookId());
+    const back = await insertRowsReturning<{ id: number; webhook_id: string }>(
+      tx,
+      'webhook_deliveries',
+      [...DELIVERY_COLUMNS, 'locked_by'],
+      held.map((d, i) => [...row(d, ids[i]!), hold.holder]),
+      ['id', 'webhook_id'],
+    );
+    const idOf = new Map(back.map((r) => [r.webhook_id, Number(r.id)]));
+    held.forEach((d, i) => {
+      hold.held.push({
+        deliveryId: idOf.get(ids[i]!)!,
+        webhookId: ids[i]!,
+        accountId: d.accountId,
+        kind: d.kind,
+        messageId: d.messageId,
+        url: d.url,
+        origin: origin(d.url),
+        payload: d.payload,
+      });
+    });
+    hold.room -= held.length;
+  }
   await insertRows(
     tx,
     'webhook_deliveries',
     DELIVERY_COLUMNS,
-    deliveries.map((d) => [
-      newWebhookId(),
-      d.accountId,
-      d.kind,
-      d.messageId,
-      d.url,
-      origin(d.url),
-      d.payload,
-      'pending',
-      now,
-      now,
-    ]),
+    unheld.map((d) => row(d, newWebhookId())),
   );
+  return unheld.length;
 }
 
 export interface InboundWebhookInput {

@@ -1,9 +1,11 @@
 /**
  * Writing attempts down: every attempt gets its row, and each delivery moves on (delivered,
- * failed, or due again later) only while this worker still holds its lease (style §5, §7).
+ * failed, due again later, or handed back unattempted) only while this node still holds it
+ * (style §5, §7).
  */
 import { sql, type Kysely } from 'kysely';
 import { insertRows } from '../insert-rows.js';
+import { padded, runShaped } from '../shaped-sql.js';
 import type { Database } from '../schema.js';
 import type { ClaimedDelivery } from './claim.js';
 import { chunk, IN_CHUNK } from '../chunks.js';
@@ -19,11 +21,14 @@ export interface AttemptRecord {
 export type DeliveryNext =
   | { readonly kind: 'delivered' }
   | { readonly kind: 'failed' }
-  | { readonly kind: 'retry'; readonly at: number };
+  | { readonly kind: 'retry'; readonly at: number }
+  /** Not attempted (its endpoint is paused, or the node is stopping): any node may take it. */
+  | { readonly kind: 'release' };
 
 export interface DeliveryResult {
-  readonly delivery: ClaimedDelivery;
-  readonly attempt: AttemptRecord;
+  readonly delivery: Pick<ClaimedDelivery, 'deliveryId' | 'kind' | 'messageId' | 'origin'>;
+  /** null for a delivery handed back without an attempt. */
+  readonly attempt: AttemptRecord | null;
   readonly next: DeliveryNext;
 }
 
@@ -36,80 +41,104 @@ const ATTEMPT_COLUMNS = [
   'response_excerpt',
 ] as const;
 
-/** All of a batch in one transaction: its commit costs more than its rows. */
-export async function recordAttempts(
-  db: Kysely<Database>,
+/** Records a batch inside the caller's transaction (the engine's turn). */
+export async function recordAttemptsIn(
+  tx: Kysely<Database>,
   worker: string,
   results: readonly DeliveryResult[],
   now: number,
 ): Promise<void> {
   if (results.length === 0) return;
-  await db.transaction().execute(async (tx) => {
-    // Every attempt is stored, even one whose lease ran out: the request was made.
-    await insertRows(
+  // Every attempt is stored, even one whose delivery was taken over: the request was made.
+  await insertRows(
+    tx,
+    'webhook_attempts',
+    ATTEMPT_COLUMNS,
+    results.flatMap((r) =>
+      r.attempt === null
+        ? []
+        : [
+            [
+              r.delivery.deliveryId,
+              r.attempt.attemptedAt,
+              r.attempt.durationMs,
+              r.attempt.status,
+              r.attempt.error,
+              r.attempt.responseExcerpt === '' ? null : r.attempt.responseExcerpt,
+            ],
+          ],
+    ),
+  );
+  // A delivery moves on only while this node holds it (style §5); each guarded UPDATE also
+  // says which of them were still held.
+  const moved = new Set<number>();
+  for (const state of ['delivered', 'failed'] as const) {
+    const ids = results.filter((r) => r.next.kind === state).map((r) => r.delivery.deliveryId);
+    for (const part of chunk(ids, IN_CHUNK)) {
+      const list = padded(part);
+      const { rows } = await runShaped<{ id: number }>(
+        tx,
+        `delivery-done|${list.length}`,
+        (p) =>
+          `update "webhook_deliveries" set "state" = ${p.one()}, "completed_at" = ${p.one()}, ` +
+          `"attempts" = "attempts" + 1, "locked_by" = null ` +
+          `where "id" in (${p.list(list.length)}) and "locked_by" = ${p.one()} returning "id"`,
+        [state, now, ...list, worker],
+      );
+      for (const r of rows) moved.add(r.id);
+    }
+  }
+  const retries = results.flatMap((r) =>
+    r.next.kind === 'retry' ? [{ id: r.delivery.deliveryId, at: r.next.at }] : [],
+  );
+  for (const part of chunk(retries, IN_CHUNK)) {
+    for (const id of await retryLater(tx, worker, part)) moved.add(id);
+  }
+  const released = results.filter((r) => r.next.kind === 'release').map((r) => r.delivery.deliveryId);
+  for (const part of chunk(released, IN_CHUNK)) {
+    const list = padded(part);
+    await runShaped(
       tx,
-      'webhook_attempts',
-      ATTEMPT_COLUMNS,
-      results.map((r) => [
-        r.delivery.deliveryId,
-        r.attempt.attemptedAt,
-        r.attempt.durationMs,
-        r.attempt.status,
-        r.attempt.error,
-        r.attempt.responseExcerpt === '' ? null : r.attempt.responseExcerpt,
-      ]),
+      `delivery-release|${list.length}`,
+      (p) =>
+        `update "webhook_deliveries" set "locked_by" = null ` +
+        `where "id" in (${p.list(list.length)}) and "locked_by" = ${p.one()}`,
+      [...list, worker],
     );
-    // A delivery moves on only while this worker holds it (style §5); each guarded UPDATE
-    // also says which of them were still held.
-    const moved = new Set<number>();
-    for (const state of ['delivered', 'failed'] as const) {
-      const ids = results.filter((r) => r.next.kind === state).map((r) => r.delivery.deliveryId);
-      for (const part of chunk(ids, IN_CHUNK)) {
-        const rows = await tx
-          .updateTable('webhook_deliveries')
-          .set((eb) => ({ state, completed_at: now, attempts: eb('attempts', '+', 1), locked_by: null }))
-          .where('id', 'in', part)
-          .where('locked_by', '=', worker)
-          .returning('id')
-          .execute();
-        for (const r of rows) moved.add(r.id);
-      }
-    }
-    const retries = results.flatMap((r) =>
-      r.next.kind === 'retry' ? [{ id: r.delivery.deliveryId, at: r.next.at }] : [],
-    );
-    for (const part of chunk(retries, IN_CHUNK)) {
-      for (const id of await retryLater(tx, worker, part)) moved.add(id);
-    }
-    // Attempts whose lease had run out still count.
-    const others = results.filter((r) => !moved.has(r.delivery.deliveryId)).map((r) => r.delivery.deliveryId);
-    for (const part of chunk(others, IN_CHUNK)) {
-      await tx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('id', 'in', part)
-        .execute();
-    }
-    // decisions §10: an inbound message is completed once its webhook is accepted or given up on.
-    const inbound = results
-      .filter(
-        (r) => r.next.kind !== 'retry' && r.delivery.kind === 'inbound' && moved.has(r.delivery.deliveryId),
-      )
-      .map((r) => r.delivery.messageId);
-    for (const part of chunk(inbound, IN_CHUNK)) {
-      await tx
-        .updateTable('inbound_messages')
-        .set({ completed_at: now })
-        .where('id', 'in', part)
-        .where('completed_at', 'is', null)
-        .execute();
-    }
-  });
+  }
+  // Attempts whose delivery this node no longer held still count.
+  const others = results
+    .filter((r) => r.attempt !== null && !moved.has(r.delivery.deliveryId))
+    .map((r) => r.delivery.deliveryId);
+  for (const part of chunk(others, IN_CHUNK)) {
+    await tx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', part)
+      .execute();
+  }
+  // decisions §10: an inbound message is completed once its webhook is accepted or given up on.
+  const inbound = results
+    .filter(
+      (r) =>
+        (r.next.kind === 'delivered' || r.next.kind === 'failed') &&
+        r.delivery.kind === 'inbound' &&
+        moved.has(r.delivery.deliveryId),
+    )
+    .map((r) => r.delivery.messageId);
+  for (const part of chunk(inbound, IN_CHUNK)) {
+    await tx
+      .updateTable('inbound_messages')
+      .set({ completed_at: now })
+      .where('id', 'in', part)
+      .where('completed_at', 'is', null)
+      .execute();
+  }
 }
 
 /**
  * Deliveries due again, each at its own time (the jitter makes every one different), in one
- * UPDATE … FROM (VALUES …) rather than one UPDATE each; returns those this worker still held.
+ * UPDATE … FROM (VALUES …) rather than one UPDATE each; returns those this node still held.
  * The casts give PostgreSQL the types its VALUES would otherwise guess as text.
  */
 async function retryLater(

@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto';
 import type { CarrierConnector, CarrierEvents } from '../../port.js';
 import { createSmppSession, type SessionState } from '../session/index.js';
+import { SESSION_DEFAULTS } from '../session/options.js';
 import { Counters, type LastError } from './counters.js';
 import { createDeliveryHandler } from './deliveries.js';
 import { InFlight } from './in-flight.js';
@@ -25,6 +26,11 @@ export interface SmppConnectorState {
 
 export interface SmppConnector extends CarrierConnector {
   state(): SmppConnectorState;
+  /**
+   * Submits worth handing over at once: two windows' worth while bound, so the next window is
+   * ready as answers come back; none while unbound.
+   */
+  capacity(): number;
 }
 
 export function createSmppConnector(input: SmppConnectorOptions): SmppConnector {
@@ -86,6 +92,8 @@ export function createSmppConnector(input: SmppConnectorOptions): SmppConnector 
       await session.stop();
       deliveries.flush();
     },
+    capacity: () =>
+      session.status().state === 'bound' ? (options.window ?? SESSION_DEFAULTS.window) * 2 : 0,
     state() {
       const status = session.status();
       const lastError = [counters.lastError, status.lastError && { ...status.lastError, kind: 'link' }]

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { createCarrier } from '../carriers/connector.js';
@@ -5,16 +7,21 @@ import type { Config } from '../config/config.js';
 import type { Store } from '../store/port.js';
 import type { WriteLock } from '../store/sqlite/write-lock.js';
 import type { Router } from '../carriers/routing/router.js';
-import { startEngine, type Engine } from './engine.js';
+import type { EndpointState } from '../webhooks/sender.js';
+import { startEngine, type Engine, type NodeIdentity, type WakeKind } from './engine.js';
 
 /** The sending engine as the rest of the server sees it, wherever it runs. */
 export interface SendingEngine {
-  /** New work may be due (a message was accepted, released or cancelled). */
-  wake(): void;
+  /** This node's identity among the nodes of its database. */
+  readonly node: NodeIdentity;
+  /** New work may be due (a message was accepted, released or cancelled; a webhook queued). */
+  wake(kinds?: readonly WakeKind[]): void;
   /** Connectors or routes were changed through the admin API. */
   routingChanged(): void;
   /** Each connector's live state (bound, in flight, throughput, errors), by name. */
   connectorStates(): Promise<Record<string, unknown>>;
+  /** Each webhook endpoint this node sends to, with its circuit. */
+  webhookEndpoints(): Promise<EndpointState[]>;
   /** Stops claiming, finishes in-flight work, stops the carrier links. */
   stop(): Promise<void>;
   /** Settles only if the engine dies on its own; the process should then stop. */
@@ -24,29 +31,46 @@ export interface SendingEngine {
 export interface EngineHostOptions {
   readonly config: Config;
   readonly logger: Logger;
-  /** Stable name of this node for its leases (host:port). */
-  readonly workerId: string;
+}
+
+/**
+ * SMSGW_NODE_ID, else a new random id per start: two processes on one host (or one port on
+ * two hosts) can never share an id by accident. Host and pid are kept beside it for people.
+ */
+export function nodeIdentity(config: Pick<Config, 'nodeId'>): NodeIdentity {
+  return {
+    id: config.nodeId ?? `n-${randomBytes(6).toString('hex')}`,
+    host: hostname(),
+    pid: process.pid,
+  };
 }
 
 /** Runs the engine on this thread, sharing the API's store: for an in-memory SQLite database. */
 export async function startEngineHere(
   options: EngineHostOptions & { readonly store: Store; readonly now: () => number },
 ): Promise<SendingEngine> {
-  const { engine, router } = await startCarrierEngine(options);
+  const node = nodeIdentity(options.config);
+  const { engine, router } = await startCarrierEngine({ ...options, node });
   return {
-    wake: () => engine.wake(),
+    node,
+    wake: (kinds) => engine.wake(kinds),
     routingChanged: () => void router?.reload(),
     connectorStates: () => Promise.resolve(router?.states() ?? {}),
+    webhookEndpoints: () => Promise.resolve(engine.webhookEndpoints()),
     stop: () => engine.stop(),
-    failed: new Promise(() => {}),
+    failed: engine.failed,
   };
 }
 
 /** The carrier links (simulator or SMPP router) and the engine that sends through them. */
 export async function startCarrierEngine(
-  options: EngineHostOptions & { readonly store: Store; readonly now: () => number },
+  options: EngineHostOptions & {
+    readonly store: Store;
+    readonly now: () => number;
+    readonly node: NodeIdentity;
+  },
 ): Promise<{ engine: Engine; router: Router | null }> {
-  const { config, store, logger, now } = options;
+  const { config, store, logger, now, node } = options;
   const { connector, router } = createCarrier(config, store, logger, now);
   const engine = await startEngine({
     store,
@@ -54,7 +78,7 @@ export async function startCarrierEngine(
     config,
     logger,
     now,
-    workerId: options.workerId,
+    node,
     throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
   });
   return { engine, router };
@@ -64,69 +88,76 @@ export async function startCarrierEngine(
 export interface EngineThreadData {
   readonly config: Config;
   readonly logLevel: string;
-  readonly workerId: string;
+  readonly node: NodeIdentity;
   readonly writeLock: SharedArrayBuffer | null;
 }
 
 export type ToEngineThread =
-  | { readonly type: 'wake' }
+  | { readonly type: 'wake'; readonly kinds: readonly WakeKind[] | null }
   | { readonly type: 'routing' }
   | { readonly type: 'states'; readonly id: number }
+  | { readonly type: 'endpoints'; readonly id: number }
   | { readonly type: 'stop' };
 
 export type FromEngineThread =
   | { readonly type: 'ready' }
   | { readonly type: 'failed'; readonly message: string }
-  | { readonly type: 'webhooks' }
   | { readonly type: 'states'; readonly id: number; readonly states: Record<string, unknown> }
+  | { readonly type: 'endpoints'; readonly id: number; readonly endpoints: EndpointState[] }
   | { readonly type: 'stopped' };
 
 /**
  * Runs the engine in a worker thread with its own database connection. Sending (claims, status
- * changes, receipts, the carrier links) then has a core of its own, and the API's requests no
- * longer queue behind it: on 2 cores the ingest bench went from 21,000 to over 100,000
- * recipients/s in bulk POSTs while the engine kept up. Everything between the two goes through
- * the database, which is already how several nodes share work; the thread only needs wake-ups.
+ * changes, receipts, the carrier links, webhooks) then has a core of its own, and the API's
+ * requests no longer queue behind it: on 2 cores the ingest bench went from 21,000 to over
+ * 100,000 recipients/s in bulk POSTs while the engine kept up. Everything between the two goes
+ * through the database, which is already how several nodes share work; the thread only needs
+ * wake-ups.
  */
 export function startEngineThread(
-  options: EngineHostOptions & {
-    readonly writeLock: WriteLock | null;
-    /** The engine queued webhooks, which this thread's runner sends. */
-    readonly onWebhooksQueued: () => void;
-  },
+  options: EngineHostOptions & { readonly writeLock: WriteLock | null },
 ): Promise<SendingEngine> {
   const data: EngineThreadData = {
     config: options.config,
     logLevel: options.logger.level,
-    workerId: options.workerId,
+    node: nodeIdentity(options.config),
     writeLock: options.writeLock?.buffer ?? null,
   };
-  return hostEngineThread(spawnEngineThread(data), options);
+  return hostEngineThread(spawnEngineThread(data), { logger: options.logger, node: data.node });
 }
 
 /** The API thread's side of a started engine thread: its messages, its death, its stop. */
 export function hostEngineThread(
   worker: Worker,
-  options: { readonly logger: Logger; readonly onWebhooksQueued: () => void },
+  options: { readonly logger: Logger; readonly node: NodeIdentity },
 ): Promise<SendingEngine> {
   const { logger } = options;
   const send = (message: ToEngineThread) => worker.postMessage(message);
-  const pendingStates = new Map<number, (states: Record<string, unknown>) => void>();
+  const pending = new Map<number, (answer: FromEngineThread | null) => void>();
   let nextId = 0;
   let stopping = false;
   let stopped: () => void = () => {};
   const stoppedPromise = new Promise<void>((resolve) => (stopped = resolve));
   let fail: (error: Error) => void = () => {};
   const failed = new Promise<Error>((resolve) => (fail = resolve));
+  let dead = false;
+
+  const ask = (type: 'states' | 'endpoints') => {
+    if (stopping || dead) return Promise.resolve(null);
+    const id = nextId++;
+    return new Promise<FromEngineThread | null>((answer) => {
+      pending.set(id, answer);
+      send({ type, id });
+    });
+  };
 
   return new Promise<SendingEngine>((resolve, reject) => {
     let ready = false;
-    let dead = false;
     const died = (error: Error) => {
       if (dead) return;
       dead = true;
-      for (const answer of pendingStates.values()) answer({});
-      pendingStates.clear();
+      for (const answer of pending.values()) answer(null);
+      pending.clear();
       // Nothing is left to stop: a stop() now or later returns at once.
       stopped();
       if (!ready) {
@@ -147,12 +178,10 @@ export function hostEngineThread(
         case 'failed':
           died(new Error(message.message));
           break;
-        case 'webhooks':
-          options.onWebhooksQueued();
-          break;
         case 'states':
-          pendingStates.get(message.id)?.(message.states);
-          pendingStates.delete(message.id);
+        case 'endpoints':
+          pending.get(message.id)?.(message);
+          pending.delete(message.id);
           break;
         case 'stopped':
           stopped();
@@ -162,17 +191,29 @@ export function hostEngineThread(
     worker.on('error', (error) => died(error));
     worker.on('exit', (code) => died(new Error(`engine thread exited with code ${code}`)));
 
+    // Wake-ups of one turn of the event loop go as one message, naming what they woke.
+    let wakeAll = false;
+    const kinds = new Set<WakeKind>();
+    const postWake = oncePerTurn(() => {
+      send({ type: 'wake', kinds: wakeAll ? null : [...kinds] });
+      wakeAll = false;
+      kinds.clear();
+    });
     const engine: SendingEngine = {
-      // A burst of POSTs is one message to the thread.
-      wake: oncePerTurn(() => send({ type: 'wake' })),
+      node: options.node,
+      wake(what) {
+        if (what === undefined) wakeAll = true;
+        else for (const k of what) kinds.add(k);
+        postWake();
+      },
       routingChanged: () => send({ type: 'routing' }),
-      connectorStates() {
-        if (stopping || dead) return Promise.resolve({});
-        const id = nextId++;
-        return new Promise((answer) => {
-          pendingStates.set(id, answer);
-          send({ type: 'states', id });
-        });
+      async connectorStates() {
+        const answer = await ask('states');
+        return answer?.type === 'states' ? answer.states : {};
+      },
+      async webhookEndpoints() {
+        const answer = await ask('endpoints');
+        return answer?.type === 'endpoints' ? answer.endpoints : [];
       },
       async stop() {
         if (!stopping) {
@@ -206,8 +247,8 @@ export function oncePerTurn(fn: () => void): () => void {
  */
 function spawnEngineThread(data: EngineThreadData): Worker {
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./engine-thread.js', import.meta.url), { workerData: data });
-  const entry = JSON.stringify(new URL('./engine-thread.ts', import.meta.url).href);
+    return new Worker(new URL('./thread.js', import.meta.url), { workerData: data });
+  const entry = JSON.stringify(new URL('./thread.ts', import.meta.url).href);
   const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`;
   return new Worker(boot, { eval: true, workerData: data });
 }

@@ -1,6 +1,7 @@
 /**
  * The engine thread's entry (see startEngineThread): its own connection to the database, the
- * carrier links and the sending engine; the API thread only sends it wake-ups.
+ * carrier links, the sending engine and the webhook sender; the API thread only sends it
+ * wake-ups.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../logger.js';
@@ -8,14 +9,14 @@ import type { LogLevel } from '../config/config.js';
 import { connect } from '../store/connect.js';
 import { attachWriteLock } from '../store/sqlite/write-lock.js';
 import { createStore } from '../store/store.js';
-import { createReportSink } from '../webhooks/report-sink.js';
+import { createInboundSink, createReportSink } from '../webhooks/report-sink.js';
 import {
-  oncePerTurn,
   startCarrierEngine,
   type EngineThreadData,
   type FromEngineThread,
   type ToEngineThread,
-} from './engine-host.js';
+} from './host.js';
+import type { Engine } from './engine.js';
 
 const data = workerData as EngineThreadData;
 const port = parentPort!;
@@ -40,30 +41,39 @@ try {
 async function run() {
   const { config } = data;
   const conn = connect(config.database, { writeLock: lock });
-  // Webhooks are queued by this thread's status changes and sent by the API thread's runner.
+  // Webhooks this thread's changes queue are held and sent here; any left unheld (no room)
+  // wait for the engine's next claim.
+  let engine: Engine | null = null;
+  const webhooksQueued = () => engine?.wake(['webhooks']);
   const store = createStore(conn, {
-    transitionSink: createReportSink({ onQueued: oncePerTurn(() => post({ type: 'webhooks' })) }),
+    transitionSink: createReportSink({ onQueued: webhooksQueued }),
+    inboundSink: createInboundSink({ onQueued: webhooksQueued }),
   });
-  const { engine, router } = await startCarrierEngine({
+  const started = await startCarrierEngine({
     config,
     store,
     logger,
     now: () => Date.now(),
-    workerId: data.workerId,
+    node: data.node,
   }).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
+  engine = started.engine;
+  const { router } = started;
   port.on('message', (message: ToEngineThread) => {
     switch (message.type) {
       case 'wake':
-        engine.wake();
+        started.engine.wake(message.kinds ?? undefined);
         break;
       case 'routing':
         void router?.reload();
         break;
       case 'states':
         post({ type: 'states', id: message.id, states: router?.states() ?? {} });
+        break;
+      case 'endpoints':
+        post({ type: 'endpoints', id: message.id, endpoints: started.engine.webhookEndpoints() });
         break;
       case 'stop':
         void stop();
@@ -72,7 +82,7 @@ async function run() {
   });
   const stop = async () => {
     try {
-      await engine.stop();
+      await started.engine.stop();
       await store.close();
     } catch (error) {
       logger.error({ err: error }, 'engine stop failed');
@@ -80,5 +90,12 @@ async function run() {
     post({ type: 'stopped' });
     port.close();
   };
+  // A node that lost its lease must stop sending: the thread reports it as failed.
+  void started.engine.failed.then(async (error) => {
+    post({ type: 'failed', message: error.message });
+    await started.engine.stop().catch(() => {});
+    await store.close().catch(() => {});
+    port.close();
+  });
   post({ type: 'ready' });
 }

@@ -1,0 +1,203 @@
+/**
+ * The sending engine of one node: message jobs (release, expire) → send work → carrier
+ * connector → receipts and inbound messages → status changes → webhooks, all through the
+ * database, each stage recorded and claimed in the one transaction of a turn (./loop.ts).
+ */
+import type { Logger } from 'pino';
+import type { CarrierConnector } from '../carriers/port.js';
+import type { Config } from '../config/config.js';
+import type { RetryDelay } from '../store/engine-store.js';
+import type { Store } from '../store/port.js';
+import { createWebhookHttpClient, type WebhookHttpClient } from '../webhooks/http-client.js';
+import {
+  createWebhookSender,
+  type BreakerPolicy,
+  type EndpointState,
+  type SenderLimits,
+} from '../webhooks/sender.js';
+import { createCarrierEventStage } from './carrier-events.js';
+import { startLoop } from './loop.js';
+import { createMessageJobStage } from './message-jobs.js';
+import { joinCluster } from './node.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { sendRetryDelay } from './retry-policy.js';
+import { createSendStage } from './sends.js';
+import { createWebhookStage } from './webhooks.js';
+
+/** A carrier link as the engine drives it: the port, and how many submits it can take at once. */
+export type EngineConnector = CarrierConnector & { capacity?(): number };
+
+export interface NodeIdentity {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+}
+
+export interface EngineOptions {
+  readonly store: Store;
+  readonly connector: EngineConnector;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly node: NodeIdentity;
+  /** Messages per second to the connector; 0 = as fast as it accepts. */
+  readonly throughput?: number;
+  /** Backoff after temporary carrier failures; default: SEND_RETRY_SCHEDULE_MS. */
+  readonly retryDelay?: RetryDelay;
+  /** Default: a client with the configured timeout and address guard. */
+  readonly http?: WebhookHttpClient;
+  readonly webhookLimits?: SenderLimits;
+  readonly breaker?: BreakerPolicy;
+}
+
+/** What may have become due: a wake-up names it, or everything. */
+export type WakeKind = 'sends' | 'jobs' | 'webhooks';
+
+export interface Engine {
+  wake(kinds?: readonly WakeKind[]): void;
+  /** Each webhook endpoint this node is sending to or has paused. */
+  webhookEndpoints(): EndpointState[];
+  /** Stops claiming, finishes and records work in flight, stops the connector, leaves. */
+  stop(): Promise<void>;
+  /** Settles if the node loses its lease: its work may already be another node's. */
+  readonly failed: Promise<Error>;
+}
+
+/** Outstanding submits when the connector does not say (the simulator, unthrottled). */
+const DEFAULT_CAPACITY = 2_000;
+const MAX_CLAIM = 2_000;
+const MAX_SLEEP_MS = 2_000;
+const STOP_FLUSH_MS = 10_000;
+
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const { store, connector, config, now, node } = options;
+  const logger = options.logger.child({ component: 'engine', node: node.id });
+  let fail: (error: Error) => void = () => {};
+  const failed = new Promise<Error>((resolve) => (fail = resolve));
+
+  const lease = await joinCluster({
+    store: store.engine,
+    id: node.id,
+    host: node.host,
+    pid: node.pid,
+    ttlMs: config.leaseTtlMs,
+    onInterrupted: config.onInterrupted,
+    now,
+    logger,
+    onTakenOver: () => {
+      sends.wake();
+      webhookStage.wake();
+      loop.request();
+    },
+    onLost: (reason) => {
+      logger.fatal({ reason }, 'this node lost its lease; stopping');
+      fail(new Error(`lease lost: ${reason}`));
+    },
+  });
+
+  const http =
+    options.http ??
+    createWebhookHttpClient({
+      timeoutMs: config.webhookTimeoutMs,
+      allowPrivate: config.webhookAllowPrivate,
+      logger: logger.child({ component: 'webhooks' }),
+    });
+  const sender = createWebhookSender({
+    http,
+    schedule: config.webhookRetryMs,
+    ...(options.webhookLimits && { limits: options.webhookLimits }),
+    ...(options.breaker && { breaker: options.breaker }),
+    now,
+    logger: logger.child({ component: 'webhooks' }),
+    onResults: () => loop.request(),
+  });
+  const webhookStage = createWebhookStage({ node: node.id, sender });
+  const throughput = options.throughput ?? 0;
+  const sends = createSendStage({
+    node: node.id,
+    connector,
+    limiter: createRateLimiter(throughput),
+    retryDelay: options.retryDelay ?? sendRetryDelay,
+    capacity: () =>
+      connector.capacity?.() ?? (throughput > 0 ? Math.max(10, Math.ceil(throughput / 5)) : DEFAULT_CAPACITY),
+    maxClaim: MAX_CLAIM,
+    now,
+    logger,
+    onOutcome: () => loop.request(),
+  });
+  const carrierEvents = createCarrierEventStage({ connector: connector.name, onEvent: () => loop.request() });
+  const jobs = createMessageJobStage({
+    connector: connector.name,
+    receiptTimeoutMs: config.receiptTimeoutMs,
+    onReleased: () => sends.wake(),
+  });
+  // Order matters within a turn: submits are recorded before receipts, so a receipt that came
+  // in just after its submit's answer finds its part; webhooks claim last, after every status
+  // change of the turn has queued its own.
+  const stages = [sends, carrierEvents, jobs, webhookStage];
+  const loop = startLoop({
+    store: store.engine,
+    stages,
+    hold: () => webhookStage.hold(),
+    nextDue: async () => {
+      const due = await store.engine.nextDue();
+      const times = [due.sends, due.jobs, due.webhooks, jobs.nextSweepAt()].filter(
+        (t): t is number => t !== null,
+      );
+      return times.length === 0 ? null : Math.min(...times);
+    },
+    onDue: () => {
+      sends.wake();
+      jobs.wake();
+      webhookStage.wake();
+    },
+    maxSleepMs: MAX_SLEEP_MS,
+    now,
+    logger,
+  });
+
+  try {
+    await connector.start(carrierEvents.events);
+  } catch (error) {
+    await loop.stop();
+    await sender.stop();
+    await lease.leave();
+    throw error;
+  }
+  loop.request();
+
+  let stopping: Promise<void> | null = null;
+  return {
+    wake(kinds) {
+      if (!kinds || kinds.includes('sends')) sends.wake();
+      if (!kinds || kinds.includes('jobs')) jobs.wake();
+      if (!kinds || kinds.includes('webhooks')) webhookStage.wake();
+      loop.request();
+    },
+    webhookEndpoints: () => sender.endpoints(),
+    failed,
+    stop() {
+      stopping ??= (async () => {
+        sends.close();
+        jobs.close();
+        webhookStage.close();
+        // Submits in flight finish and their outcomes are recorded: none is left to a lease.
+        await sends.idle();
+        await sender.stop();
+        await connector.stop();
+        // The last outcomes are recorded; a database that does not answer is not waited for
+        // forever (the submits then count as interrupted for whichever node comes next).
+        const flushed = await Promise.race([
+          loop.settled().then(() => true),
+          new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_FLUSH_MS).unref()),
+        ]);
+        if (!flushed) logger.error('outcomes not recorded before stopping: the database did not answer');
+        await loop.stop();
+        await http.close();
+        lease.stop();
+        await lease.leave();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Sending: submitted recipients are claimed for this node, handed to the carrier connector,
+ * and each outcome (accepted with its carrier ids, refused, or try again later) is recorded
+ * in a later turn, guarded by the node still holding the recipient.
+ */
+import type { Logger } from 'pino';
+import type { CarrierConnector, SubmitOutcome } from '../carriers/port.js';
+import type { RetryDelay, SendWork, SubmitResult, TickOps } from '../store/engine-store.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { Stage } from './stage.js';
+
+export interface SendStageOptions {
+  readonly node: string;
+  readonly connector: Pick<CarrierConnector, 'name' | 'submit'>;
+  readonly limiter: RateLimiter;
+  readonly retryDelay: RetryDelay;
+  /** Submits worth having outstanding (claimed and not yet recorded) at once. */
+  readonly capacity: () => number;
+  /** Most recipients claimed in one turn. */
+  readonly maxClaim: number;
+  readonly now: () => number;
+  readonly logger: Logger;
+  /** An outcome is waiting to be recorded. */
+  readonly onOutcome: () => void;
+  /** Results for recipients this node no longer held, dropped by the guard. */
+  readonly onStale?: (count: number) => void;
+}
+
+export interface SendStage extends Stage<SubmitResult, SendWork> {
+  /** Send work may be due (a POST, a release, a retry's time, a taken-over node). */
+  wake(): void;
+  /** Claims no more. */
+  close(): void;
+  /** Resolves when every submit started has its outcome. */
+  idle(): Promise<void>;
+}
+
+export function createSendStage(options: SendStageOptions): SendStage {
+  const { node, connector, logger, now } = options;
+  let results: SubmitResult[] = [];
+  /** Claimed and not yet recorded: in flight, or with an outcome waiting for its turn. */
+  let outstanding = 0;
+  let submitting = 0;
+  let maybeDue = true;
+  let closed = false;
+  const idleWaiters: (() => void)[] = [];
+
+  const room = () => Math.min(options.maxClaim, options.capacity() - outstanding);
+  /**
+   * A turn claims once a useful batch fits: topping up one slot at a time would spend a claim
+   * statement per recipient while the window is full.
+   */
+  const threshold = () => Math.max(1, Math.min(50, Math.floor(options.capacity() / 4)));
+
+  const submit = async (work: SendWork) => {
+    let outcome: SubmitOutcome;
+    try {
+      await options.limiter.take();
+      outcome = await connector.submit({
+        reference: `r${work.recipientId}`,
+        from: work.from,
+        to: work.to,
+        body: work.body,
+        requestReceipt: true,
+      });
+    } catch (error) {
+      // A connector bug or a dropped link must not lose the recipient: try again later.
+      outcome = { kind: 'retry', reason: error instanceof Error ? error.message : String(error) };
+    }
+    results.push({ work, outcome, at: now() });
+    submitting -= 1;
+    if (submitting === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+    options.onOutcome();
+  };
+
+  return {
+    name: 'sends',
+    takeOutcomes() {
+      const taken = results;
+      results = [];
+      return taken;
+    },
+    async record(ops: TickOps, outcomes, at) {
+      const { stale } = await ops.recordSubmits(node, connector.name, outcomes, options.retryDelay, at);
+      if (stale > 0) {
+        logger.warn({ stale }, 'submit outcomes for recipients this node no longer held; dropped');
+        options.onStale?.(stale);
+      }
+      // A retry is due again later; the loop's idle timer reads when.
+      if (outcomes.some((r) => r.outcome.kind === 'retry')) maybeDue = true;
+    },
+    wantsClaim: () => !closed && maybeDue && room() >= threshold(),
+    async claim(ops, at) {
+      const limit = room();
+      if (limit <= 0) return [];
+      const work = await ops.claimSends(node, at, limit);
+      if (work.length < limit) maybeDue = false;
+      return work;
+    },
+    handle(work, recorded) {
+      outstanding += work.length - recorded.length;
+      submitting += work.length;
+      for (const w of work) void submit(w);
+    },
+    restore(outcomes) {
+      results = [...outcomes, ...results];
+    },
+    wake() {
+      maybeDue = true;
+    },
+    close() {
+      closed = true;
+    },
+    idle() {
+      if (submitting === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}
