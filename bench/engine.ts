@@ -17,7 +17,8 @@ queue size and process memory. Target: >= 10,000 recipients/s on SQLite.
 const FINAL = ['delivered', 'cancelled', 'expired', 'aborted', 'rejected', 'failed', 'deleted', 'unknown'];
 
 const FINALS_SQL = `select count(*) from recipients where status in (${FINAL.map((f) => `'${f}'`).join(', ')})`;
-const QUEUED_SQL = 'select count(*) from outbox';
+// Recipients waiting for the carrier (submitted) or for their send_at (pending).
+const QUEUED_SQL = "select count(*) from recipients where status in ('pending', 'submitted')";
 
 async function runOne(engine: Engine, recipients: number, batch: number) {
   const db = await createBenchDatabase(engine);

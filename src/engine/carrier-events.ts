@@ -43,11 +43,7 @@ export function createCarrierEventStage(options: CarrierEventOptions): CarrierEv
     get waiting() {
       return events.length;
     },
-    takeOutcomes() {
-      const taken = events;
-      events = [];
-      return taken;
-    },
+    takeOutcomes: (limit) => events.splice(0, limit),
     async record(ops: TickOps, taken, now) {
       const receipts: CarrierReceipt[] = [];
       const inbound: InboundSms[] = [];

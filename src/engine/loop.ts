@@ -35,6 +35,12 @@ export interface Loop {
 }
 
 const FAILURE_BACKOFF_MS = [100, 250, 500, 1_000, 2_000, 5_000] as const;
+/**
+ * Outcomes one turn takes of each stage. Bounded so a turn is short (on SQLite the API waits
+ * for it) and so a turn that fails takes less the next time: halved after every failure, one
+ * bad outcome ends up alone and the rest get through (it is logged at every try).
+ */
+const MAX_OUTCOMES_PER_TURN = 2_000;
 
 export function startLoop(options: LoopOptions): Loop {
   const { store, stages, logger, now } = options;
@@ -42,6 +48,7 @@ export function startLoop(options: LoopOptions): Loop {
   let again = false;
   let stopped = false;
   let failures = 0;
+  let limit = MAX_OUTCOMES_PER_TURN;
   let idleTimer: NodeJS.Timeout | null = null;
   let backoffTimer: NodeJS.Timeout | null = null;
   let current: Promise<void> = Promise.resolve();
@@ -68,9 +75,11 @@ export function startLoop(options: LoopOptions): Loop {
       try {
         busy = await turn();
         failures = 0;
+        limit = Math.min(MAX_OUTCOMES_PER_TURN, limit * 2);
       } catch (error) {
         const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length - 1)]!;
         failures += 1;
+        limit = Math.max(1, Math.floor(limit / 2));
         logger.error({ err: error, retryInMs: delay }, 'engine turn failed; its work waits for the next');
         running = false;
         backoffTimer = setTimeout(() => {
@@ -92,7 +101,7 @@ export function startLoop(options: LoopOptions): Loop {
   /** One transaction; returns whether it did anything (then another turn follows at once). */
   const turn = async (): Promise<boolean> => {
     const at = now();
-    const outcomes = stages.map((s) => s.takeOutcomes());
+    const outcomes = stages.map((s) => s.takeOutcomes(limit));
     const claiming = stages.map((s) => !stopped && s.wantsClaim(at));
     if (outcomes.every((o) => o.length === 0) && !claiming.some(Boolean)) return false;
     const hold = options.hold?.();

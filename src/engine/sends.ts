@@ -75,11 +75,7 @@ export function createSendStage(options: SendStageOptions): SendStage {
 
   return {
     name: 'sends',
-    takeOutcomes() {
-      const taken = results;
-      results = [];
-      return taken;
-    },
+    takeOutcomes: (limit) => results.splice(0, limit),
     async record(ops: TickOps, outcomes, at) {
       const { stale } = await ops.recordSubmits(node, connector.name, outcomes, options.retryDelay, at);
       if (stale > 0) {

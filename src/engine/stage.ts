@@ -7,8 +7,8 @@ import type { TickOps } from '../store/engine-store.js';
 
 export interface Stage<Outcome = unknown, Work = unknown> {
   readonly name: string;
-  /** Outcomes waiting to be written, taken for this turn. */
-  takeOutcomes(): Outcome[];
+  /** Outcomes waiting to be written, at most `limit` of them, taken for this turn. */
+  takeOutcomes(limit: number): Outcome[];
   /** Inside the turn's transaction. */
   record(ops: TickOps, outcomes: Outcome[], now: number): Promise<void>;
   /** Whether this turn should claim (work may be due, and there is room for it). */

@@ -37,7 +37,7 @@ export function createWebhookStage(options: {
       };
       return current;
     },
-    takeOutcomes: () => sender.drain(),
+    takeOutcomes: (limit) => sender.drain(limit),
     async record(ops: TickOps, outcomes, now) {
       await ops.recordWebhookAttempts(node, outcomes, now);
     },

@@ -21,15 +21,19 @@ export async function applyReceiptsIn(
   sink?: TransitionSink,
 ): Promise<Changed[]> {
   if (receipts.length === 0) return [];
-  const ids = padded([...new Set(receipts.map((r) => r.carrierId))]);
-  const { rows: parts } = await runShaped<{ carrier_id: string; recipient_id: number }>(
-    tx,
-    `parts-of|${ids.length}`,
-    (p) =>
-      'select "carrier_id", "recipient_id" from "recipient_parts" ' +
-      `where "connector" = ${p.one()} and "carrier_id" in (${p.list(ids.length)})`,
-    [connector, ...ids],
-  );
+  const parts: { carrier_id: string; recipient_id: number }[] = [];
+  for (const part of chunk([...new Set(receipts.map((r) => r.carrierId))], IN_CHUNK)) {
+    const ids = padded(part);
+    const { rows } = await runShaped<{ carrier_id: string; recipient_id: number }>(
+      tx,
+      `parts-of|${ids.length}`,
+      (p) =>
+        'select "carrier_id", "recipient_id" from "recipient_parts" ' +
+        `where "connector" = ${p.one()} and "carrier_id" in (${p.list(ids.length)})`,
+      [connector, ...ids],
+    );
+    for (const r of rows) parts.push(r);
+  }
   const known = new Map(parts.map((p) => [p.carrier_id, p.recipient_id]));
   // The last receipt of an id wins, as one row per id in one statement (PostgreSQL refuses an
   // ON CONFLICT that would touch a row twice).
@@ -83,15 +87,19 @@ export async function applyReceiptsIn(
   }
   const recipients = [...new Set(parts.map((p) => p.recipient_id))];
   if (recipients.length === 0) return [];
-  const ofRecipients = padded(recipients);
-  const { rows: states } = await runShaped<{ recipient_id: number; state: string | null }>(
-    tx,
-    `part-states|${ofRecipients.length}`,
-    (p) =>
-      'select "recipient_id", "state" from "recipient_parts" ' +
-      `where "recipient_id" in (${p.list(ofRecipients.length)}) order by "recipient_id", "part"`,
-    ofRecipients,
-  );
+  const states: { recipient_id: number; state: string | null }[] = [];
+  for (const part of chunk(recipients, IN_CHUNK)) {
+    const ofRecipients = padded(part);
+    const { rows } = await runShaped<{ recipient_id: number; state: string | null }>(
+      tx,
+      `part-states|${ofRecipients.length}`,
+      (p) =>
+        'select "recipient_id", "state" from "recipient_parts" ' +
+        `where "recipient_id" in (${p.list(ofRecipients.length)}) order by "recipient_id", "part"`,
+      ofRecipients,
+    );
+    for (const r of rows) states.push(r);
+  }
   const byRecipient = new Map<number, (string | null)[]>();
   for (const s of states)
     byRecipient.set(s.recipient_id, [...(byRecipient.get(s.recipient_id) ?? []), s.state]);

@@ -95,19 +95,19 @@ export async function applyChanges(
   }
   // Reserved credit is read, split and written back: lock the rows where other nodes write too.
   const lock = dialect.rowLocks ? ' for no key update' : '';
-  const ofMessages = padded(messageIds);
-  const { rows: messages } = await runShaped<{
-    id: number;
-    account_id: number;
-    num_parts: number;
-    credits_reserved: number;
-  }>(
-    tx,
-    `counters-of|${ofMessages.length}|${lock}`,
-    (p) =>
-      `select "id", "account_id", "num_parts", "credits_reserved" from "messages" where "id" in (${p.list(ofMessages.length)}) order by "id"${lock}`,
-    ofMessages,
-  );
+  const messages: { id: number; account_id: number; num_parts: number; credits_reserved: number }[] = [];
+  // In id order, chunk after chunk, so nodes locking the same messages lock them in one order.
+  for (const part of chunk(messageIds, IN_CHUNK)) {
+    const ofMessages = padded(part);
+    const { rows } = await runShaped<(typeof messages)[number]>(
+      tx,
+      `counters-of|${ofMessages.length}|${lock}`,
+      (p) =>
+        `select "id", "account_id", "num_parts", "credits_reserved" from "messages" where "id" in (${p.list(ofMessages.length)}) order by "id"${lock}`,
+      ofMessages,
+    );
+    for (const r of rows) messages.push(r);
+  }
   const refunds = new Map<number, number>();
   const updates: MessageCounters[] = [];
   for (const m of messages) {

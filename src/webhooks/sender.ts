@@ -78,8 +78,8 @@ export interface WebhookSender {
   heldByOrigin(): ReadonlyMap<string, number>;
   holdLimit(origin: string): number;
   take(deliveries: readonly ClaimedDelivery[]): void;
-  /** Outcomes since the last call, for the engine to record. */
-  drain(): DeliveryResult[];
+  /** Outcomes since the last call (the oldest `limit`), for the engine to record. */
+  drain(limit?: number): DeliveryResult[];
   /** Outcomes whose recording failed: kept for the next turn. */
   restore(results: readonly DeliveryResult[]): void;
   endpoints(): EndpointState[];
@@ -347,9 +347,9 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
       }
       pump();
     },
-    drain() {
-      const out = results;
-      results = [];
+    drain(limit = Number.POSITIVE_INFINITY) {
+      const out = limit >= results.length ? results : results.slice(0, limit);
+      results = limit >= results.length ? [] : results.slice(limit);
       // Origins without anything held are forgotten unless they are paused (the pause stays).
       for (const [name, o] of origins) if (o.held === 0 && o.circuit === 'closed') origins.delete(name);
       return out;

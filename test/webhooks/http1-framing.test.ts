@@ -221,3 +221,51 @@ describe('webhook client over https', () => {
     expect(answered).toBe(false);
   });
 });
+
+describe('webhook client pipelining', () => {
+  it('queues requests behind each other on a busy connection and matches each answer to its own request', async () => {
+    const r = await rawReceiver((socket, _onConnection, overall) => {
+      // Answers carry the request's body back, so a mismatched answer would show.
+      const body = r.requests[overall]!.split('\r\n\r\n')[1]!;
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    });
+    const c = client();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => c.post(r.url, headers, `{"n":${i}}`)),
+    );
+    expect(results.map((x) => x.responseExcerpt)).toEqual([0, 1, 2, 3, 4].map((i) => `{"n":${i}}`));
+    expect(r.connections).toHaveLength(1);
+  });
+
+  it('sends the rest again when a receiver drops pipelined requests, and stops pipelining to it', async () => {
+    let unansweredMost = 0;
+    const pending = new Map<Socket, number>();
+    const r = await rawReceiver((socket, onConnection) => {
+      const open = (pending.get(socket) ?? 0) + 1;
+      pending.set(socket, open);
+      unansweredMost = Math.max(unansweredMost, open);
+      // The first connection answers one request and hangs up on the rest queued behind it.
+      if (r.connections.indexOf(socket) === 0) {
+        if (onConnection === 0) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+        else socket.end();
+        return;
+      }
+      setTimeout(() => {
+        pending.set(socket, pending.get(socket)! - 1);
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+      }, 5);
+    });
+    const c = client();
+    const first = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => c.post(r.url, headers, `{"n":${i}}`)),
+    );
+    expect(first.map((x) => x.kind)).toEqual(['accepted', 'accepted', 'accepted']);
+    unansweredMost = 0;
+    const second = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => c.post(r.url, headers, `{"m":${i}}`)),
+    );
+    expect(second.map((x) => x.kind)).toEqual(['accepted', 'accepted', 'accepted']);
+    // One request at a time on the connection from now on.
+    expect(unansweredMost).toBe(1);
+  });
+});

@@ -1,10 +1,13 @@
 /**
- * Keep-alive connections per receiver origin, at most `max` of them, with the requests that
- * wait for one. Deadlines and idle connections are checked by one coarse timer for the whole
- * client rather than a timer per attempt.
+ * Keep-alive connections per receiver origin, at most `maxConnections` of them. Requests are
+ * spread over them once per turn of the event loop: parallel connections first, and only when
+ * every connection is busy are requests pipelined behind each other, which lets one write
+ * carry several of them. A receiver that drops pipelined requests gets none from then on.
+ * Deadlines and idle connections are checked by one coarse timer for the whole client.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import type { Logger } from 'pino';
 import { isPrivateAddress, publicOnlyLookup } from '../address-guard.js';
 import { Connection, type ExchangeRefusal } from './connection.js';
 import type { Exchange } from './exchange.js';
@@ -18,10 +21,13 @@ export interface Target {
 
 export interface PoolOptions {
   readonly maxConnections: number;
+  /** Requests in flight on one connection while every connection is busy; 1 = no pipelining. */
+  readonly pipelineDepth: number;
   readonly readCap: number;
   readonly allowPrivate: boolean;
   /** A connection attempt's own limit (the exchange's deadline applies too). */
   readonly connectTimeoutMs: number;
+  readonly logger?: Logger;
 }
 
 /**
@@ -32,48 +38,44 @@ const IDLE_MS = 4_000;
 
 export class OriginPool {
   private readonly connections = new Set<Connection>();
-  /** Most recently used last: taken from the end, so rarely used ones age out. */
-  private idle: Connection[] = [];
   private waiting: Exchange[] = [];
+  private depth: number;
+  private spreadScheduled = false;
 
   constructor(
+    private readonly origin: string,
     private readonly target: Target,
     private readonly options: PoolOptions,
-  ) {}
+  ) {
+    this.depth = Math.max(1, options.pipelineDepth);
+  }
 
   get empty(): boolean {
     return this.connections.size === 0 && this.waiting.length === 0;
   }
 
+  /** Queued now, given a connection with the others of this turn. */
   dispatch(exchange: Exchange): void {
-    const idle = this.idle.pop();
-    if (idle) return idle.assign(exchange);
-    if (this.connections.size < this.options.maxConnections) return this.open(exchange);
     this.waiting.push(exchange);
+    if (!this.spreadScheduled) {
+      this.spreadScheduled = true;
+      setImmediate(this.spread);
+    }
   }
 
   /** Deadlines of exchanges in flight or waiting, and connections idle too long. */
   sweep(now: number): void {
     for (const connection of this.connections) {
-      if (connection.busy && connection.deadline !== null && connection.deadline <= now) connection.timeOut();
+      if (connection.deadline !== null && connection.deadline <= now) connection.timeOut();
+      else if (connection.inFlight === 0 && now - connection.idleSince >= IDLE_MS) connection.close();
     }
     if (this.waiting.length > 0) {
-      const stillWaiting: Exchange[] = [];
-      for (const exchange of this.waiting) {
-        if (exchange.settled) continue;
-        if (exchange.deadline <= now) {
-          exchange.answer({ kind: 'no_response', error: 'timeout', privateRefused: false });
-        } else stillWaiting.push(exchange);
-      }
-      this.waiting = stillWaiting;
-    }
-    if (this.idle.length > 0) {
-      const keep: Connection[] = [];
-      for (const connection of this.idle) {
-        if (now - connection.idleSince >= IDLE_MS) connection.close();
-        else keep.push(connection);
-      }
-      this.idle = keep;
+      this.waiting = this.waiting.filter((exchange) => {
+        if (exchange.settled) return false;
+        if (exchange.deadline > now) return true;
+        exchange.answer({ kind: 'no_response', error: 'timeout', privateRefused: false });
+        return false;
+      });
     }
   }
 
@@ -83,6 +85,37 @@ export class OriginPool {
     }
     for (const connection of this.connections) connection.close();
   }
+
+  /**
+   * Each waiting exchange goes to the connection with the fewest in flight; a new connection is
+   * opened (up to the limit) rather than queueing behind a busy one, and nothing is queued
+   * deeper than `depth`. What does not fit waits for an answer to make room.
+   */
+  private readonly spread = (): void => {
+    this.spreadScheduled = false;
+    while (this.waiting.length > 0) {
+      const exchange = this.waiting[0]!;
+      if (exchange.settled) {
+        this.waiting.shift();
+        continue;
+      }
+      let target: Connection | null = null;
+      for (const c of this.connections) {
+        if (!c.usable) continue;
+        if (target === null || c.inFlight < target.inFlight) target = c;
+      }
+      // A connection on its way out still counts against the limit until it has closed.
+      const room = this.connections.size < this.options.maxConnections;
+      if ((target === null || target.inFlight > 0) && room) {
+        this.waiting.shift();
+        this.open(exchange);
+        continue;
+      }
+      if (target === null || target.inFlight >= this.depth) break;
+      this.waiting.shift();
+      target.assign(exchange);
+    }
+  };
 
   private open(exchange: Exchange): void {
     const { target, options } = this;
@@ -98,8 +131,10 @@ export class OriginPool {
       socket,
       options.readCap,
       {
-        free: (c) => this.free(c),
-        closed: (c, retry) => this.closed(c, retry),
+        free: () => {
+          if (this.waiting.length > 0) this.spread();
+        },
+        closed: (c, unanswered, pipelined) => this.closed(c, unanswered, pipelined),
       },
       (s) => (guarded ? vetAddress(s) : null),
     );
@@ -128,23 +163,34 @@ export class OriginPool {
     return netConnect({ host: hostname, port, ...lookup });
   }
 
-  private free(connection: Connection): void {
-    while (this.waiting.length > 0) {
-      const next = this.waiting.shift()!;
-      if (!next.settled) return connection.assign(next);
-    }
-    this.idle.push(connection);
-  }
-
-  private closed(connection: Connection, retry: Exchange | null): void {
+  private closed(connection: Connection, unanswered: Exchange[], pipelined: boolean): void {
     this.connections.delete(connection);
-    const at = this.idle.indexOf(connection);
-    if (at >= 0) this.idle.splice(at, 1);
-    if (retry && !retry.settled) this.dispatch(retry);
-    // Room for a new connection: start the next waiting exchange on it.
-    while (this.waiting.length > 0 && this.connections.size < this.options.maxConnections) {
-      const next = this.waiting.shift()!;
-      if (!next.settled) this.open(next);
+    if (pipelined && this.depth > 1) {
+      this.depth = 1;
+      this.options.logger?.warn(
+        { origin: this.origin },
+        'webhook receiver dropped pipelined requests; sending it one request at a time per connection',
+      );
+    }
+    // Sent once more each, on a fresh connection; a second loss is the attempt's answer.
+    const now = performance.now();
+    const again: Exchange[] = [];
+    for (const exchange of unanswered) {
+      if (exchange.settled) continue;
+      if (exchange.retriedOnFreshConnection || exchange.deadline <= now) {
+        exchange.answer({
+          kind: 'no_response',
+          error: exchange.deadline <= now ? 'timeout' : 'connection closed',
+          privateRefused: false,
+        });
+      } else {
+        exchange.retriedOnFreshConnection = true;
+        again.push(exchange);
+      }
+    }
+    if (again.length > 0 || this.waiting.length > 0) {
+      this.waiting = [...again, ...this.waiting];
+      this.spread();
     }
   }
 }

@@ -17,8 +17,8 @@ export interface ParsedHead {
 export type ParseEvent =
   /** Nothing complete yet; feed more. */
   | { readonly kind: 'more' }
-  /** The whole response has been read; `rest` is what followed it (a misbehaving peer). */
-  | { readonly kind: 'done'; readonly head: ParsedHead; readonly body: Buffer; readonly rest: number }
+  /** The whole response has been read; `rest` is what followed it (the next pipelined answer). */
+  | { readonly kind: 'done'; readonly head: ParsedHead; readonly body: Buffer; readonly rest: Buffer }
   /** The body went past the cap: stop reading and drop the connection. */
   | { readonly kind: 'capped'; readonly head: ParsedHead; readonly body: Buffer }
   | { readonly kind: 'error'; readonly reason: string };
@@ -76,7 +76,7 @@ export class ResponseParser {
   /** The peer closed the connection: complete for a body that runs until close. */
   end(): ParseEvent {
     if (this.head !== null && this.mode.kind === 'close') {
-      return { kind: 'done', head: this.head, body: this.bodySoFar(), rest: 0 };
+      return { kind: 'done', head: this.head, body: this.bodySoFar(), rest: Buffer.alloc(0) };
     }
     return { kind: 'error', reason: 'connection closed' };
   }
@@ -97,7 +97,7 @@ export class ResponseParser {
     const mode = this.mode;
     switch (mode.kind) {
       case 'none':
-        return { kind: 'done', head, body: Buffer.alloc(0), rest: data.length - offset };
+        return { kind: 'done', head, body: Buffer.alloc(0), rest: data.subarray(offset) };
       case 'close':
         if (!this.take(data, offset, data.length)) return { kind: 'capped', head, body: this.bodySoFar() };
         return { kind: 'more' };
@@ -108,7 +108,7 @@ export class ResponseParser {
         mode.remaining -= available;
         offset += available;
         if (mode.remaining > 0) return { kind: 'more' };
-        return { kind: 'done', head, body: this.bodySoFar(), rest: data.length - offset };
+        return { kind: 'done', head, body: this.bodySoFar(), rest: data.subarray(offset) };
       }
       case 'chunked':
         return this.readChunked(data, offset, mode);
@@ -154,7 +154,7 @@ export class ResponseParser {
           mode.remaining = size;
         }
       } else if (line === '') {
-        return { kind: 'done', head, body: this.bodySoFar(), rest: data.length - offset };
+        return { kind: 'done', head, body: this.bodySoFar(), rest: data.subarray(offset) };
       }
     }
   }
