@@ -92,3 +92,26 @@ export async function accountDetails(store: Store, a: Account) {
     })),
   };
 }
+
+/** An account as its own API key reads it (GET /v1/account): no secret, no key. */
+export async function ownAccountView(store: Store, a: Account) {
+  // The key's account may be a second old (the key cache); the balance is read fresh.
+  const fresh = (await store.accounts.get(a.id)) ?? a;
+  const [senders, numbers] = await Promise.all([
+    store.accounts.listSenders(a.id),
+    store.accounts.listNumbers(a.id),
+  ]);
+  return {
+    accountID: fresh.id,
+    name: fresh.name,
+    timezone: fresh.timezone,
+    credits: fresh.credits,
+    any_sender: fresh.anySender,
+    senders,
+    numbers: numbers.map((n) => ({ msisdn: n.msisdn, ref: n.ref })),
+    callback_url: fresh.callbackUrl,
+    inbound_url: fresh.inboundUrl,
+    delivery_report: fresh.deliveryReport,
+    created_at: formatDateTime(fresh.createdAt),
+  };
+}

@@ -6,6 +6,8 @@ import { withKeyCache } from './key-cache.js';
 import type { TransitionSink } from './transitions.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
+import { recipientDetailStore } from './recipient-details.js';
+import { statsStore } from './stats.js';
 import type { Store } from './port.js';
 import { webhookStore } from './webhooks.js';
 
@@ -22,6 +24,8 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),
     webhooks: webhookStore(conn.db, conn.dialect),
+    recipients: recipientDetailStore(conn.db),
+    stats: statsStore(conn.db),
     close: () => conn.close(),
   };
 }

@@ -7,6 +7,7 @@ import { inbound } from './003_inbound.js';
 import { webhooks } from './004_webhooks.js';
 import { connectors } from './005_connectors.js';
 import { webhookQueue } from './006_webhook_queue.js';
+import { consoleReads } from './030_console.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   webhooks,
   connectors,
   webhookQueue,
+  consoleReads,
 ];
 
 /**
