@@ -69,12 +69,12 @@ describe('the console with the simulated carrier', () => {
 
     await signIn(page, s.origin, 'API key', KEY);
     await page.getByRole('heading', { name: 'Messages' }).waitFor();
-    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).toContain(KEY);
-    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(KEY);
+    expect(await page.evaluate<string>('JSON.stringify(sessionStorage)')).toContain(KEY);
+    expect(await page.evaluate<string>('JSON.stringify(localStorage)')).not.toContain(KEY);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key', { exact: true }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
   });
 
   it('sends from the form, showing encoding and parts as it is typed, and the message is delivered', async () => {
@@ -200,7 +200,7 @@ describe('the console with the simulated carrier', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('link', { name: 'Send', exact: true }).click();
     await page.getByLabel('Message', { exact: true }).fill('hi');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await expectAccessible(page, 'send at phone width');
     await page.setViewportSize({ width: 1280, height: 800 });
   });

@@ -443,7 +443,11 @@ function AddRoute(props: {
       </Field>
       <Field label="Route to connector">
         {({ id }) => (
-          <select id={id} value={connector} onChange={(e) => setConnector(e.currentTarget.value)}>
+          <select
+            id={id}
+            value={connector || props.connectors[0]}
+            onChange={(e) => setConnector(e.currentTarget.value)}
+          >
             {props.connectors.map((c) => (
               <option key={c} value={c}>
                 {c}
