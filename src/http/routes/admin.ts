@@ -4,14 +4,15 @@ import { createAccount, issueKey, updateAccount } from '../../app/accounts.js';
 import {
   accountDetails,
   accountView,
+  listAccounts,
   addNumber,
   addSender,
   normaliseSenderArgument,
   numberView,
   requireAccountById,
 } from '../../app/directory.js';
+import type { RawQuery } from '../../app/list-query.js';
 import { simulateInbound } from '../../app/receive-inbound.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, integerParam, type RawQuery } from '../../app/list-query.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { normaliseMsisdn } from '../../domain/msisdn.js';
 import type { Stats } from '../../app/stats.js';
@@ -63,18 +64,11 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
     GET: {
       schema: {
         ...base,
-        summary: 'List accounts in accountID order',
+        summary: 'List accounts by accountID',
         querystring: AccountListQuery,
-        response: { 200: AccountList, ...errors },
+        response: { 200: AccountList, 400: BadRequestBody, ...commonErrors },
       },
-      handler: async (request) => {
-        const query = request.query as RawQuery;
-        const { rows, more } = await store.accounts.list(
-          integerParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
-          integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
-        );
-        return { accounts: rows.map(accountView), more_results: more };
-      },
+      handler: async (request) => listAccounts(store, request.query as RawQuery),
     },
     POST: {
       schema: {
