@@ -2,6 +2,9 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 
+/** On a phone, long filter forms start folded away. */
+export const WIDE = typeof matchMedia === 'function' && !matchMedia('(max-width: 700px)').matches;
+
 /** Loads data when `deps` change; `reload` fetches again. Errors are kept for the view to show. */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   const [data, setData] = useState<T | null>(null);

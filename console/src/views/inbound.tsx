@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { request, withQuery } from '../api.js';
 import { localInputToIso } from '../format.js';
 import type { InboundMessage, Listing } from '../types.js';
-import { Field, Notice, Pager, TableRegion, useLoad, useTitle } from '../ui.js';
+import { WIDE, Field, Notice, Pager, TableRegion, useLoad, useTitle } from '../ui.js';
 
 const PAGE = 25;
 
@@ -32,46 +32,49 @@ export function Inbound({ secret }: { secret: string }) {
   return (
     <section aria-labelledby="inbound-title">
       <h1 id="inbound-title">Inbound messages</h1>
-      <form
-        class="filters"
-        aria-label="Filter inbound messages"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setOffset(0);
-          setApplied({ from, since });
-        }}
-      >
-        <Field label="From">
-          {({ id }) => <input id={id} value={from} onInput={(e) => setFrom(e.currentTarget.value)} />}
-        </Field>
-        <Field label="Received from" hint="Default: the last 24 hours">
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              type="datetime-local"
-              step={1}
-              value={since}
-              aria-describedby={describedBy}
-              onInput={(e) => setSince(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Sort">
-          {({ id }) => (
-            <select id={id} value={sort} onChange={(e) => (setOffset(0), setSort(e.currentTarget.value))}>
-              <option value="-messageID">Newest first</option>
-              <option value="messageID">Oldest first</option>
-              <option value="from">Sender</option>
-              <option value="to">Number</option>
-            </select>
-          )}
-        </Field>
-        <div class="filter-actions">
-          <button type="submit" class="primary">
-            Apply filters
-          </button>
-        </div>
-      </form>
+      <details class="filter-box" open={WIDE}>
+        <summary>Filters</summary>
+        <form
+          class="filters"
+          aria-label="Filter inbound messages"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setOffset(0);
+            setApplied({ from, since });
+          }}
+        >
+          <Field label="From">
+            {({ id }) => <input id={id} value={from} onInput={(e) => setFrom(e.currentTarget.value)} />}
+          </Field>
+          <Field label="Received from" hint="Default: the last 24 hours">
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="datetime-local"
+                step={1}
+                value={since}
+                aria-describedby={describedBy}
+                onInput={(e) => setSince(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <Field label="Sort">
+            {({ id }) => (
+              <select id={id} value={sort} onChange={(e) => (setOffset(0), setSort(e.currentTarget.value))}>
+                <option value="-messageID">Newest first</option>
+                <option value="messageID">Oldest first</option>
+                <option value="from">Sender</option>
+                <option value="to">Number</option>
+              </select>
+            )}
+          </Field>
+          <div class="filter-actions">
+            <button type="submit" class="primary">
+              Apply filters
+            </button>
+          </div>
+        </form>
+      </details>
       {list.error && <Notice kind="error">{list.error}</Notice>}
       {list.data && (
         <>

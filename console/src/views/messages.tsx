@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { request, withQuery, type Query } from '../api.js';
 import { formatTime, localInputToIso } from '../format.js';
 import { STATUSES, type Listing, type OutboundMessage } from '../types.js';
-import { Field, Notice, Pager, StatusBadge, TableRegion, useLoad, useTitle } from '../ui.js';
+import { WIDE, Field, Notice, Pager, StatusBadge, TableRegion, useLoad, useTitle } from '../ui.js';
 
 const SORTS = [
   ['-messageID', 'Newest first'],
@@ -91,111 +91,116 @@ export function Messages({ secret }: { secret: string }) {
           Send a message
         </a>
       </div>
-      <form
-        class="filters"
-        aria-label="Filter messages"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setOffset(0);
-          setFilters(draft);
-        }}
-      >
-        <Field label="Sender">
-          {({ id }) => <input id={id} value={draft.from} onInput={set('from')} placeholder="Acme or +61…" />}
-        </Field>
-        {extra.to && (
-          <Field label="Recipient">
-            {({ id }) => <input id={id} value={draft.to} onInput={set('to')} placeholder="+61…" />}
-          </Field>
-        )}
-        {extra.status && (
-          <Field label="Recipient status">
+      <details class="filter-box" open={WIDE}>
+        <summary>Filters</summary>
+        <form
+          class="filters"
+          aria-label="Filter messages"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setOffset(0);
+            setFilters(draft);
+          }}
+        >
+          <Field label="Sender">
             {({ id }) => (
-              <select id={id} value={draft.status} onChange={set('status')}>
+              <input id={id} value={draft.from} onInput={set('from')} placeholder="Acme or +61…" />
+            )}
+          </Field>
+          {extra.to && (
+            <Field label="Recipient">
+              {({ id }) => <input id={id} value={draft.to} onInput={set('to')} placeholder="+61…" />}
+            </Field>
+          )}
+          {extra.status && (
+            <Field label="Recipient status">
+              {({ id }) => (
+                <select id={id} value={draft.status} onChange={set('status')}>
+                  <option value="">Any</option>
+                  {STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {s}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          )}
+          <Field label="Reference">
+            {({ id }) => <input id={id} value={draft.ref} onInput={set('ref')} />}
+          </Field>
+          <Field label="State">
+            {({ id }) => (
+              <select id={id} value={draft.state} onChange={set('state')}>
                 <option value="">Any</option>
-                {STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
+                <option value="open">Not completed</option>
+                <option value="completed">Completed</option>
+                <option value="paused">Paused</option>
+              </select>
+            )}
+          </Field>
+          <Field label="Created from" hint="Default: the last 24 hours">
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="datetime-local"
+                step={1}
+                value={draft.createdMin}
+                aria-describedby={describedBy}
+                onInput={set('createdMin')}
+              />
+            )}
+          </Field>
+          <Field label="Created until">
+            {({ id }) => (
+              <input
+                id={id}
+                type="datetime-local"
+                step={1}
+                value={draft.createdMax}
+                onInput={set('createdMax')}
+              />
+            )}
+          </Field>
+          <Field label="Sort">
+            {({ id }) => (
+              <select id={id} value={draft.sort} onChange={set('sort')}>
+                {SORTS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
                   </option>
                 ))}
               </select>
             )}
           </Field>
-        )}
-        <Field label="Reference">
-          {({ id }) => <input id={id} value={draft.ref} onInput={set('ref')} />}
-        </Field>
-        <Field label="State">
-          {({ id }) => (
-            <select id={id} value={draft.state} onChange={set('state')}>
-              <option value="">Any</option>
-              <option value="open">Not completed</option>
-              <option value="completed">Completed</option>
-              <option value="paused">Paused</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Created from" hint="Default: the last 24 hours">
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              type="datetime-local"
-              step={1}
-              value={draft.createdMin}
-              aria-describedby={describedBy}
-              onInput={set('createdMin')}
-            />
-          )}
-        </Field>
-        <Field label="Created until">
-          {({ id }) => (
-            <input
-              id={id}
-              type="datetime-local"
-              step={1}
-              value={draft.createdMax}
-              onInput={set('createdMax')}
-            />
-          )}
-        </Field>
-        <Field label="Sort">
-          {({ id }) => (
-            <select id={id} value={draft.sort} onChange={set('sort')}>
-              {SORTS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Per page">
-          {({ id }) => (
-            <select id={id} value={String(draft.limit)} onChange={set('limit')}>
-              {[10, 25, 50, 100].map((n) => (
-                <option key={n} value={String(n)}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <div class="filter-actions">
-          <button type="submit" class="primary">
-            Apply filters
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              setDraft(EMPTY);
-              setFilters(EMPTY);
-              setOffset(0);
-            }}
-          >
-            Clear
-          </button>
-        </div>
-      </form>
+          <Field label="Per page">
+            {({ id }) => (
+              <select id={id} value={String(draft.limit)} onChange={set('limit')}>
+                {[10, 25, 50, 100].map((n) => (
+                  <option key={n} value={String(n)}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <div class="filter-actions">
+            <button type="submit" class="primary">
+              Apply filters
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setDraft(EMPTY);
+                setFilters(EMPTY);
+                setOffset(0);
+              }}
+            >
+              Clear
+            </button>
+          </div>
+        </form>
+      </details>
 
       {list.error && <Notice kind="error">{list.error}</Notice>}
       {list.data && (
