@@ -18,15 +18,17 @@ export async function serve(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, logger);
+  const origin = server.baseUrl.replace(/\/v1$/, '');
   logger.info(
-    { url: server.baseUrl, docs: server.baseUrl.replace(/\/v1$/, '/docs') },
+    { url: server.baseUrl, docs: `${origin}/docs`, console: `${origin}/console/` },
     `smsgw listening on ${server.baseUrl}`,
   );
   if (server.bootstrapApiKey !== null) {
     // Printed once, plainly, so a new user can copy it; it is stored only as a hash.
     process.stdout.write(
       `\nAccount "default" was created. Its API key (shown once, keep it):\n\n  ${server.bootstrapApiKey}\n\n` +
-        `Try: curl -H "Authorization: Bearer ${server.bootstrapApiKey}" ${server.baseUrl}/sms/messages\n\n`,
+        `Sign in to the web console at ${origin}/console/ with it, or try:\n\n` +
+        `  curl -H "Authorization: Bearer ${server.bootstrapApiKey}" ${server.baseUrl}/sms/messages\n\n`,
     );
   }
   let signalled = false;

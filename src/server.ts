@@ -5,6 +5,7 @@ import { buildApp, type App } from './http/app.js';
 import { connect } from './store/connect.js';
 import { migrate } from './store/migrations/index.js';
 import type { Store } from './store/port.js';
+import { fileURLToPath } from 'node:url';
 import { startEngineHere, startEngineThread, type SendingEngine } from './engine/host.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
@@ -22,8 +23,23 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+export interface ServerOptions {
+  /** The built web console; default: dist/console of this package. */
+  readonly consoleDir?: string;
+}
+
+/**
+ * `npm run build` writes the console beside the compiled server: src/ and dist/ are siblings,
+ * so this resolves to dist/console both from dist/server.js and from src/server.ts under tsx.
+ */
+const BUILT_CONSOLE = fileURLToPath(new URL('../dist/console/', import.meta.url));
+
 /** The composition root: config → store → use cases → HTTP, and the sending engine (with webhooks). */
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  options: ServerOptions = {},
+): Promise<RunningServer> {
   const { database } = config;
   // The engine gets a thread and a connection of its own unless the database lives only in
   // this thread's memory.
@@ -48,6 +64,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     wake: () => engine?.wake(),
     connectorStates: () => engine?.connectorStates() ?? Promise.resolve({}),
     onRoutingChanged: () => engine?.routingChanged(),
+    consoleDir: options.consoleDir ?? BUILT_CONSOLE,
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -1,4 +1,5 @@
 import { illegal, NotFoundError } from '../domain/errors.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, integerParam, type RawQuery } from './list-query.js';
 import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
 import { formatDateTime } from '../domain/dates.js';
 import type { Account, NumberRecord, Store } from '../store/port.js';
@@ -90,5 +91,36 @@ export async function accountDetails(store: Store, a: Account) {
       created_at: formatDateTime(k.createdAt),
       revoked_at: k.revokedAt === null ? null : formatDateTime(k.revokedAt),
     })),
+  };
+}
+
+/** GET /admin/v1/accounts (decisions §16): by accountID, paged like the message lists. */
+export async function listAccounts(store: Store, query: RawQuery) {
+  const limit = integerParam(query, 'limit', 0, MAX_LIMIT) ?? DEFAULT_LIMIT;
+  const offset = integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+  const { rows, more } = await store.accounts.list(limit, offset);
+  return { accounts: rows.map(accountView), more_results: more };
+}
+
+/** An account as its own API key reads it (GET /v1/account): no secret, no key. */
+export async function ownAccountView(store: Store, a: Account) {
+  // The key's account may be a second old (the key cache); the balance is read fresh.
+  const fresh = (await store.accounts.get(a.id)) ?? a;
+  const [senders, numbers] = await Promise.all([
+    store.accounts.listSenders(a.id),
+    store.accounts.listNumbers(a.id),
+  ]);
+  return {
+    accountID: fresh.id,
+    name: fresh.name,
+    timezone: fresh.timezone,
+    credits: fresh.credits,
+    any_sender: fresh.anySender,
+    senders,
+    numbers: numbers.map((n) => ({ msisdn: n.msisdn, ref: n.ref })),
+    callback_url: fresh.callbackUrl,
+    inbound_url: fresh.inboundUrl,
+    delivery_report: fresh.deliveryReport,
+    created_at: formatDateTime(fresh.createdAt),
   };
 }

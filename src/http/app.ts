@@ -7,7 +7,10 @@ import type { Config } from '../config/config.js';
 import type { Store } from '../store/port.js';
 import { errorBody, handleClientError, handleError, handleFrameworkError } from './errors.js';
 import { openApiInfo } from './openapi.js';
+import { createStoreStats, type Stats } from '../app/stats.js';
+import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
+import { consoleRoutes } from './routes/console.js';
 import { docsRoutes } from './routes/docs.js';
 import { inboundRoutes } from './routes/inbound.js';
 import { messageRoutes } from './routes/messages.js';
@@ -23,6 +26,10 @@ export interface AppDeps {
   readonly connectorStates?: () => Promise<Record<string, unknown>>;
   /** Connectors or routes changed through the admin API: reload the router now. */
   readonly onRoutingChanged?: () => void;
+  /** The live dashboard's counters and gauges; default: read from the store. */
+  readonly stats?: () => Promise<Stats>;
+  /** The built web console (index.html and assets/); null or absent: not served. */
+  readonly consoleDir?: string | null;
 }
 
 export type App = FastifyInstance;
@@ -61,11 +68,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     async (v1) => {
       messageRoutes(v1, deps);
       inboundRoutes(v1, deps);
+      accountRoutes(v1, deps);
       docsRoutes(v1);
     },
     { prefix: '/v1' },
   );
-  await app.register(async (admin) => adminRoutes(admin, deps), { prefix: '/admin/v1' });
+  const stats =
+    deps.stats ??
+    createStoreStats({ store: deps.store, now: deps.now, connectorStates: deps.connectorStates });
+  await app.register(async (admin) => adminRoutes(admin, { ...deps, stats }), { prefix: '/admin/v1' });
+  await app.register(async (ui) => consoleRoutes(ui, deps.consoleDir ?? null));
   // The TypeBox provider only narrows handler types; the instance itself is an ordinary one.
   return app as unknown as App;
 }

@@ -19,6 +19,7 @@ export const openApiInfo = {
   tags: [
     { name: 'outbound', description: 'Sending and reading outbound messages' },
     { name: 'inbound', description: 'Reading inbound messages' },
+    { name: 'account', description: "The key's own account and its webhook deliveries" },
     { name: 'admin', description: 'Accounts, keys, senders, numbers, webhooks and the simulator' },
   ],
 };

@@ -42,6 +42,17 @@ export function accountStore(db: Kysely<Database>): AccountStore {
       return Number(row.n);
     },
 
+    async list(limit, offset) {
+      const rows = await db
+        .selectFrom('accounts')
+        .selectAll()
+        .orderBy('id')
+        .limit(limit + 1)
+        .offset(offset)
+        .execute();
+      return { rows: rows.slice(0, limit).map(toAccount), more: rows.length > limit };
+    },
+
     async update(id, patch: AccountPatch) {
       const values: Updateable<AccountsTable> = {};
       if (patch.name !== undefined) values.name = patch.name;

@@ -4,6 +4,8 @@ import type { Status } from '../domain/status.js';
 import type { ConnectorStore } from './connectors.js';
 import type { EngineStore } from './engine-store.js';
 import type { InboundStore } from './inbound.js';
+import type { RecipientDetailStore } from './recipient-details.js';
+import type { StatsStore } from './stats.js';
 import type { WebhookStore } from './webhooks.js';
 
 /**
@@ -70,6 +72,8 @@ export interface AccountStore {
   get(id: number): Promise<Account | null>;
   getByName(name: string): Promise<Account | null>;
   count(): Promise<number>;
+  /** One page in accountID order (decisions §16). */
+  list(limit: number, offset: number): Promise<{ rows: Account[]; more: boolean }>;
   update(id: number, patch: AccountPatch): Promise<Account | null>;
   /** Adds to a limited balance; an unlimited account stays unlimited. */
   addCredits(id: number, amount: number): Promise<Account | null>;
@@ -191,5 +195,7 @@ export interface Store {
   readonly inbound: InboundStore;
   readonly connectors: ConnectorStore;
   readonly webhooks: WebhookStore;
+  readonly recipients: RecipientDetailStore;
+  readonly stats: StatsStore;
   close(): Promise<void>;
 }

@@ -7,6 +7,8 @@ import type { TransitionSink } from './transitions.js';
 import type { InboundStoredSink } from './inbound.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
+import { recipientDetailStore } from './recipient-details.js';
+import { statsStore } from './stats.js';
 import type { Store } from './port.js';
 import { webhookStore } from './webhooks.js';
 
@@ -28,6 +30,8 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),
     webhooks: webhookStore(conn.db),
+    recipients: recipientDetailStore(conn.db),
+    stats: statsStore(conn.db),
     close: () => conn.close(),
   };
 }

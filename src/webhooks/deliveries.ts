@@ -41,12 +41,13 @@ function oneOf<T extends string>(query: RawQuery, name: string, allowed: readonl
   return raw as T;
 }
 
-/** Newest first. */
-export async function listDeliveries(store: Pick<Store, 'webhooks'>, query: RawQuery) {
+/** Newest first; with `accountId`, only that account's (the public API's listing). */
+export async function listDeliveries(store: Pick<Store, 'webhooks'>, query: RawQuery, accountId?: number) {
   const messageId = integerParam(query, 'messageID', 1, Number.MAX_SAFE_INTEGER);
   const kind = oneOf<DeliveryKind>(query, 'kind', DELIVERY_KINDS);
   const state = oneOf<DeliveryState>(query, 'state', DELIVERY_STATES);
   const { rows, more } = await store.webhooks.list({
+    ...(accountId !== undefined && { accountId }),
     ...(messageId !== undefined && { messageId }),
     ...(kind !== undefined && { kind }),
     ...(state !== undefined && { state }),
@@ -56,10 +57,20 @@ export async function listDeliveries(store: Pick<Store, 'webhooks'>, query: RawQ
   return { data: rows.map(deliveryView), more_results: more };
 }
 
-/** A failed delivery is queued again with the same webhook-id and body. */
-export async function replayDelivery(store: Pick<Store, 'webhooks'>, rawId: string, now: number) {
+/**
+ * A failed delivery is queued again with the same webhook-id and body. With `accountId`, another
+ * account's delivery is not found (decisions §2: 404, never 403).
+ */
+export async function replayDelivery(
+  store: Pick<Store, 'webhooks'>,
+  rawId: string,
+  now: number,
+  accountId?: number,
+) {
   const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : 0;
-  const outcome = id > 0 ? await store.webhooks.replay(id, now) : ({ kind: 'not_found' } as const);
+  const owned =
+    id > 0 && (accountId === undefined || (await store.webhooks.get(id))?.accountId === accountId);
+  const outcome = owned ? await store.webhooks.replay(id, now) : ({ kind: 'not_found' } as const);
   if (outcome.kind === 'not_found') throw new NotFoundError('No webhook delivery with that deliveryID');
   if (outcome.kind === 'not_failed') {
     throw new ConflictError(

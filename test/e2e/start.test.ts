@@ -147,6 +147,15 @@ describe('npm start on an empty store', () => {
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ num_parts: 1, num_recipients: 1 });
 
+    // The web console built by npm run build, where the printed message points.
+    const consoleUrl = server.url.replace(/\/v1$/, '/console/');
+    expect(server.output.stdout).toContain(`Sign in to the web console at ${consoleUrl}`);
+    const page = await fetch(consoleUrl);
+    expect(page.status).toBe(200);
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script).toBeDefined();
+    expect((await fetch(new URL(script!, consoleUrl))).status).toBe(200);
+
     const { code, ms } = await stop(server);
     expect(code).toBe(0);
     expect(ms).toBeLessThan(5_000);

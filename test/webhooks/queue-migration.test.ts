@@ -150,7 +150,8 @@ describe.each(ENGINES)('webhook queue migration on %s', (engineName) => {
       .values({ kind: 'send', subject_id: 7, account_id: accountId, run_at: now, created_at: now })
       .execute();
 
-    expect(await migrate(old.conn)).toEqual([6, 7]);
+    // Every later migration applies too; 6 is the one this test is about.
+    expect(await migrate(old.conn)).toEqual(MIGRATIONS.map((m) => m.version).filter((v) => v > 5));
     // No webhook work is left in the outbox; the send job became its recipient's own (7).
     expect(await db.selectFrom('outbox').select('kind').execute()).toEqual([]);
     const rows = await db

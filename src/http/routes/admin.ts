@@ -4,20 +4,25 @@ import { createAccount, issueKey, updateAccount } from '../../app/accounts.js';
 import {
   accountDetails,
   accountView,
+  listAccounts,
   addNumber,
   addSender,
   normaliseSenderArgument,
   numberView,
   requireAccountById,
 } from '../../app/directory.js';
+import type { RawQuery } from '../../app/list-query.js';
 import { simulateInbound } from '../../app/receive-inbound.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { normaliseMsisdn } from '../../domain/msisdn.js';
+import type { Stats } from '../../app/stats.js';
 import type { AppDeps } from '../app.js';
 import { requireAdmin } from '../auth.js';
 import { AlreadyExistsError } from '../errors.js';
 import { resource } from '../resource.js';
 import {
+  AccountList,
+  AccountListQuery,
   AccountParams,
   AccountView,
   CreateAccountBody,
@@ -40,12 +45,13 @@ import {
 } from '../schemas/errors.js';
 import { SimulatedInboundBody, SimulatedInboundCreated } from '../schemas/inbound.js';
 import { connectorRoutes } from './connectors.js';
+import { statsRoutes } from './stats.js';
 import { webhookAdminRoutes } from './webhooks.js';
 
 type Params<T extends { static: unknown }> = T['static'];
 
 /** The admin API of decisions §9, behind SMSGW_ADMIN_TOKEN. */
-export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () => Promise<Stats> }): void {
   const { store, now } = deps;
   const adminAuth = requireAdmin(deps.config.adminToken);
   app.addHook('onRequest', async (request, reply) => {
@@ -55,6 +61,15 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const errors = { 400: BadRequestBody, 403: ForbiddenBody, 404: NotFoundBody, ...commonErrors };
 
   resource(app, '/accounts', {
+    GET: {
+      schema: {
+        ...base,
+        summary: 'List accounts by accountID',
+        querystring: AccountListQuery,
+        response: { 200: AccountList, 400: BadRequestBody, ...commonErrors },
+      },
+      handler: async (request) => listAccounts(store, request.query as RawQuery),
+    },
     POST: {
       schema: {
         ...base,
@@ -277,4 +292,5 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   webhookAdminRoutes(app, deps);
   connectorRoutes(app, deps);
+  statsRoutes(app, deps.stats);
 }

@@ -100,3 +100,13 @@ export const NumberView = Type.Object({
   ref: Nullable(Type.String()),
   inbound_url: Nullable(Type.String()),
 });
+
+export const AccountListQuery = Type.Object({
+  limit: Type.Optional(Type.String({ description: 'Default 100, maximum 500' })),
+  offset: Type.Optional(Type.String()),
+});
+
+export const AccountList = Type.Object({
+  accounts: Type.Array(Type.Omit(AccountView, ['senders', 'numbers', 'keys'])),
+  more_results: Type.Boolean(),
+});

@@ -9,6 +9,7 @@ import { webhooks } from './004_webhooks.js';
 import { connectors } from './005_connectors.js';
 import { webhookQueue } from './006_webhook_queue.js';
 import { cluster } from './007_cluster.js';
+import { consoleReads } from './030_console.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   connectors,
   webhookQueue,
   cluster,
+  consoleReads,
 ];
 
 /** Serialises the nodes of one PostgreSQL database while they migrate; any 64-bit number works. */

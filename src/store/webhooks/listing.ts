@@ -27,6 +27,8 @@ export interface DeliveryRecord {
 }
 
 export interface DeliveryQuery {
+  /** Only this account's deliveries (the public API's own listing). */
+  readonly accountId?: number;
   readonly messageId?: number;
   readonly kind?: DeliveryKind;
   readonly state?: DeliveryState;
@@ -40,6 +42,7 @@ export async function listDeliveryRecords(
   query: DeliveryQuery,
 ): Promise<{ rows: DeliveryRecord[]; more: boolean }> {
   let q = db.selectFrom('webhook_deliveries').selectAll();
+  if (query.accountId !== undefined) q = q.where('account_id', '=', query.accountId);
   if (query.messageId !== undefined) q = q.where('message_id', '=', query.messageId);
   if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
   // In the statement's text, so the partial indexes of pending and failed rows can serve it.
