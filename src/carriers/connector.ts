@@ -16,10 +16,16 @@ export interface Carrier {
   readonly router: Router | null;
 }
 
-/** The carrier link chosen by SMSGW_CARRIER. */
-export function createCarrier(config: Config, store: Store, logger: Logger, now: () => number): Carrier {
+/** The carrier link chosen by SMSGW_CARRIER, for the node `nodeId`. */
+export function createCarrier(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  now: () => number,
+  nodeId: string,
+): Carrier {
   if (config.carrier === 'smpp') {
-    const router = createSmppRouter(store, logger);
+    const router = createSmppRouter(store, logger, nodeId, now);
     return { connector: router, router };
   }
   const simulator = createSimulator({
@@ -32,9 +38,16 @@ export function createCarrier(config: Config, store: Store, logger: Logger, now:
   return { connector: simulator, router: null };
 }
 
-/** Connectors and routes live in the database (admin API / CLI); every node reloads them. */
-function createSmppRouter(store: Store, logger: Logger): Router {
+/**
+ * Connectors and routes live in the database (admin API / CLI); every node reloads them, and
+ * binds a connector only while it holds one of the connector's max_binds slots.
+ */
+function createSmppRouter(store: Store, logger: Logger, nodeId: string, now: () => number): Router {
   return createRouter<ConnectorRecord>({
+    binds: {
+      acquire: (connector, maxBinds) => store.binds.acquire(connector, nodeId, maxBinds, now()),
+      release: (connector) => store.binds.release(connector, nodeId),
+    },
     name: SMPP_CARRIER,
     load: async () => ({
       connectors: await store.connectors.list(),

@@ -48,6 +48,8 @@ export interface EngineOptions {
   readonly http?: WebhookHttpClient;
   readonly webhookLimits?: SenderLimits;
   readonly breaker?: BreakerPolicy;
+  /** Another node's work became this node's (its binds are free too). */
+  readonly onTakenOver?: () => void;
 }
 
 /** What may have become due: a wake-up names it, or everything. */
@@ -71,7 +73,7 @@ const STOP_FLUSH_MS = 10_000;
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const { store, connector, config, now, node } = options;
-  const logger = options.logger.child({ component: 'engine', node: node.id });
+  const logger = options.logger.child({ component: 'engine' });
   let fail: (error: Error) => void = () => {};
   const failed = new Promise<Error>((resolve) => (fail = resolve));
 
@@ -88,6 +90,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       sends.wake();
       webhookStage.wake();
       loop.request();
+      options.onTakenOver?.();
     },
     onLost: (reason) => {
       logger.fatal({ reason }, 'this node lost its lease; stopping');

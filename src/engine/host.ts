@@ -71,7 +71,7 @@ export async function startCarrierEngine(
   },
 ): Promise<{ engine: Engine; router: Router | null }> {
   const { config, store, logger, now, node } = options;
-  const { connector, router } = createCarrier(config, store, logger, now);
+  const { connector, router } = createCarrier(config, store, logger, now, node.id);
   const engine = await startEngine({
     store,
     connector,
@@ -80,6 +80,8 @@ export async function startCarrierEngine(
     now,
     node,
     throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
+    // A dead node's binds are free now: bind without waiting for the next reload.
+    onTakenOver: () => void router?.reload(),
   });
   return { engine, router };
 }

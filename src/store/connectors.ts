@@ -23,6 +23,8 @@ export interface ConnectorRecord {
   concatenation: 'udh8' | 'udh16' | 'sar' | 'payload';
   requestReceipts: boolean;
   enabled: boolean;
+  /** Binds to this SMSC across all nodes (decisions §23). */
+  maxBinds: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -36,7 +38,9 @@ export interface RouteRecord {
   createdAt: number;
 }
 
-export type NewConnector = Omit<ConnectorRecord, 'id' | 'createdAt' | 'updatedAt'>;
+export type NewConnector = Omit<ConnectorRecord, 'id' | 'createdAt' | 'updatedAt' | 'maxBinds'> & {
+  readonly maxBinds?: number;
+};
 export type ConnectorPatch = Partial<Omit<ConnectorRecord, 'id' | 'name' | 'createdAt' | 'updatedAt'>>;
 
 /** SMPP connectors and the routes that choose them, as the admin API and CLI change them. */
@@ -202,6 +206,7 @@ function toColumns(c: ConnectorPatch): Updateable<SmppConnectorsTable> {
     concatenation: c.concatenation,
     request_receipts: flag(c.requestReceipts),
     enabled: flag(c.enabled),
+    max_binds: c.maxBinds,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined));
 }
@@ -227,6 +232,7 @@ function toConnector(row: Selectable<SmppConnectorsTable>): ConnectorRecord {
     concatenation: row.concatenation as ConnectorRecord['concatenation'],
     requestReceipts: row.request_receipts === 1,
     enabled: row.enabled === 1,
+    maxBinds: row.max_binds,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

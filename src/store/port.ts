@@ -1,6 +1,7 @@
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import type { Status } from '../domain/status.js';
+import type { BindSlots } from './binds.js';
 import type { ConnectorStore } from './connectors.js';
 import type { EngineStore } from './engine-store.js';
 import type { InboundStore } from './inbound.js';
@@ -194,6 +195,7 @@ export interface Store {
   readonly engine: EngineStore;
   readonly inbound: InboundStore;
   readonly connectors: ConnectorStore;
+  readonly binds: BindSlots;
   readonly webhooks: WebhookStore;
   readonly recipients: RecipientDetailStore;
   readonly stats: StatsStore;

@@ -1,4 +1,5 @@
 import { accountStore } from './accounts.js';
+import { bindSlots } from './binds.js';
 import { connectorStore } from './connectors.js';
 import { engineStore } from './engine-store.js';
 import { inboundStore } from './inbound.js';
@@ -29,6 +30,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     }),
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),
+    binds: bindSlots(conn.db),
     webhooks: webhookStore(conn.db),
     recipients: recipientDetailStore(conn.db),
     stats: statsStore(conn.db),

@@ -58,7 +58,7 @@ describe.each(ENGINES)('SMSGW_CARRIER=smpp through the API to smsc-sim on %s', (
       env: { SMSGW_CARRIER: 'smpp' },
       retryDelay: (n) => (n < 20 ? 200 : null),
       connector: (t) => {
-        const carrier = createCarrier(t.config, t.store, logger, () => Date.now());
+        const carrier = createCarrier(t.config, t.store, logger, () => Date.now(), 'smpp-test-node');
         router = carrier.router!;
         return carrier.connector;
       },

@@ -11,6 +11,15 @@ export interface ChildConnector extends CarrierConnector {
 export interface ChildConfig {
   readonly name: string;
   readonly enabled: boolean;
+  /** Binds to this SMSC across all nodes; absent: no limit across nodes. */
+  readonly maxBinds?: number;
+}
+
+/** A node's share of the binds an SMSC allows (src/store/binds.ts, bound to this node's id). */
+export interface BindShare {
+  /** This node may bind `connector` (it holds one of its `maxBinds` slots). */
+  acquire(connector: string, maxBinds: number): Promise<boolean>;
+  release(connector: string): Promise<void>;
 }
 
 export interface RouterOptions<C extends ChildConfig> {
@@ -19,6 +28,8 @@ export interface RouterOptions<C extends ChildConfig> {
   /** Current connectors and routes (from the database). */
   readonly load: () => Promise<{ connectors: readonly C[]; routes: readonly Route[] }>;
   readonly create: (config: C) => ChildConnector;
+  /** Cluster-wide bind limits; absent: every node binds every connector. */
+  readonly binds?: BindShare;
   readonly logger: Logger;
   /** Reload period, so changes made on another node are picked up. */
   readonly reloadEveryMs?: number;
@@ -59,29 +70,52 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
     inbound: (m) => events!.inbound(m),
   });
 
+  /** Connectors other nodes hold every bind of, so this node leaves them alone for now. */
+  const elsewhere = new Set<string>();
   const apply = async () => {
     const loaded = await options.load();
     routes = loaded.routes;
     const wanted = new Map(loaded.connectors.filter((c) => c.enabled).map((c) => [c.name, c]));
     for (const [name, child] of children) {
       const config = wanted.get(name);
-      if (!config || JSON.stringify(config) !== child.config) {
+      const keep =
+        config !== undefined &&
+        JSON.stringify(config) === child.config &&
+        (await mayBind(name, config));
+      if (!keep) {
         children.delete(name);
         await child.connector.stop();
+        await options.binds?.release(name);
         options.logger.info(
           { connector: name },
-          config ? 'connector changed; restarting' : 'connector removed',
+          config ? 'connector changed or its bind given up; stopping' : 'connector removed',
         );
       }
     }
+    for (const name of elsewhere) if (!wanted.has(name)) elsewhere.delete(name);
     for (const [name, config] of wanted) {
       if (children.has(name)) continue;
+      if (!(await mayBind(name, config))) {
+        if (!elsewhere.has(name)) {
+          elsewhere.add(name);
+          options.logger.info(
+            { connector: name, maxBinds: config.maxBinds },
+            'every bind of this connector is held by other nodes; not binding here',
+          );
+        }
+        continue;
+      }
+      elsewhere.delete(name);
       const connector = options.create(config);
       children.set(name, { config: JSON.stringify(config), connector });
       await connector.start(childEvents(name));
       options.logger.info({ connector: name }, 'connector started');
     }
   };
+  const mayBind = (name: string, config: C) =>
+    options.binds && config.maxBinds !== undefined
+      ? options.binds.acquire(name, config.maxBinds)
+      : Promise.resolve(true);
 
   const reload = () => {
     // Serialised: two reloads never start the same connector twice.
@@ -130,7 +164,12 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
     async stop() {
       if (timer) clearInterval(timer);
       await reloading;
-      await Promise.all([...children.values()].map((c) => c.connector.stop()));
+      await Promise.all(
+        [...children].map(async ([name, c]) => {
+          await c.connector.stop();
+          await options.binds?.release(name);
+        }),
+      );
       children.clear();
     },
   };
