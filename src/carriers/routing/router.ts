@@ -79,9 +79,7 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
     for (const [name, child] of children) {
       const config = wanted.get(name);
       const keep =
-        config !== undefined &&
-        JSON.stringify(config) === child.config &&
-        (await mayBind(name, config));
+        config !== undefined && JSON.stringify(config) === child.config && (await mayBind(name, config));
       if (!keep) {
         children.delete(name);
         await child.connector.stop();
