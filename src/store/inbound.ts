@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { normaliseMsisdn } from '../domain/msisdn.js';
 import { insertRowsReturning } from './insert-rows.js';
-import { padded, runShaped } from './shaped-sql.js';
+import { list, runShaped } from './shaped-sql.js';
 import type { SortKey } from './port.js';
 import { listPage, type ListSort } from './list-page.js';
 import type { Database, InboundMessagesTable } from './schema.js';
@@ -135,7 +135,7 @@ async function routesIn(
 ): Promise<Map<string, InboundRoute>> {
   const routes = new Map<string, InboundRoute>();
   for (let i = 0; i < msisdns.length; i += 512) {
-    const part = padded(msisdns.slice(i, i + 512));
+    const part = msisdns.slice(i, i + 512);
     const { rows } = await runShaped<{
       msisdn: string;
       number_id: number;
@@ -145,13 +145,13 @@ async function routesIn(
       account_url: string | null;
     }>(
       tx,
-      `inbound-routes|${part.length}`,
+      'inbound-routes',
       (p) =>
         'select "n"."msisdn", "n"."id" as "number_id", "n"."account_id", "n"."ref", ' +
         '"n"."inbound_url" as "number_url", "a"."inbound_url" as "account_url" ' +
         'from "numbers" as "n" inner join "accounts" as "a" on "a"."id" = "n"."account_id" ' +
-        `where "n"."msisdn" in (${p.list(part.length)})`,
-      part,
+        `where "n"."msisdn" ${p.in()}`,
+      [list(part)],
     );
     for (const r of rows) {
       routes.set(r.msisdn, {

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { expireIn, releaseManyIn } from './control.js';
 import type { Dialect } from './dialect.js';
 import { JOB } from './job-kinds.js';
-import { padded, runShaped } from './shaped-sql.js';
+import { list, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import type { Changed, TransitionSink } from './transitions.js';
 
@@ -54,12 +54,12 @@ export async function runMessageJobsIn(
     if (!more) finished.push(job.id);
   }
   for (let i = 0; i < finished.length; i += 512) {
-    const ids = padded(finished.slice(i, i + 512));
+    const ids = finished.slice(i, i + 512);
     await runShaped(
       tx,
-      `finish-jobs|${ids.length}`,
-      (p) => `delete from "outbox" where "id" in (${p.list(ids.length)})`,
-      ids,
+      'finish-jobs',
+      (p) => `delete from "outbox" where "id" ${p.in()}`,
+      [list(ids)],
     );
   }
   return { ran: jobs.length, changed };

@@ -3,7 +3,7 @@ import { combinePartStates } from '../domain/receipt-status.js';
 import type { CarrierReceipt } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
 import { chunk, INSERT_CHUNK, IN_CHUNK } from './chunks.js';
-import { padded, runShaped } from './shaped-sql.js';
+import { list, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
 
@@ -23,14 +23,13 @@ export async function applyReceiptsIn(
   if (receipts.length === 0) return [];
   const parts: { carrier_id: string; recipient_id: number }[] = [];
   for (const part of chunk([...new Set(receipts.map((r) => r.carrierId))], IN_CHUNK)) {
-    const ids = padded(part);
     const { rows } = await runShaped<{ carrier_id: string; recipient_id: number }>(
       tx,
-      `parts-of|${ids.length}`,
+      'parts-of',
       (p) =>
         'select "carrier_id", "recipient_id" from "recipient_parts" ' +
-        `where "connector" = ${p.one()} and "carrier_id" in (${p.list(ids.length)})`,
-      [connector, ...ids],
+        `where "connector" = ${p.one()} and "carrier_id" ${p.in()}`,
+      [connector, list(part)],
     );
     for (const r of rows) parts.push(r);
   }
@@ -72,16 +71,15 @@ export async function applyReceiptsIn(
   }
   for (const { state, at, ids: carrierIds } of groups.values()) {
     for (const part of chunk(carrierIds, IN_CHUNK)) {
-      const ids = padded(part);
       // A final part state is kept; only an open or in-transit part moves.
       await runShaped(
         tx,
-        `part-state|${ids.length}`,
+        'part-state',
         (p) =>
           `update "recipient_parts" set "state" = ${p.one()}, "state_at" = ${p.one()} ` +
-          `where "connector" = ${p.one()} and "carrier_id" in (${p.list(ids.length)}) ` +
+          `where "connector" = ${p.one()} and "carrier_id" ${p.in()} ` +
           `and ("state" is null or "state" = ${p.one()})`,
-        [state, at, connector, ...ids, 'enroute'],
+        [state, at, connector, list(part), 'enroute'],
       );
     }
   }
@@ -89,14 +87,13 @@ export async function applyReceiptsIn(
   if (recipients.length === 0) return [];
   const states: { recipient_id: number; state: string | null }[] = [];
   for (const part of chunk(recipients, IN_CHUNK)) {
-    const ofRecipients = padded(part);
     const { rows } = await runShaped<{ recipient_id: number; state: string | null }>(
       tx,
-      `part-states|${ofRecipients.length}`,
+      'part-states',
       (p) =>
         'select "recipient_id", "state" from "recipient_parts" ' +
-        `where "recipient_id" in (${p.list(ofRecipients.length)}) order by "recipient_id", "part"`,
-      ofRecipients,
+        `where "recipient_id" ${p.in()} order by "recipient_id", "part"`,
+      [list(part)],
     );
     for (const r of rows) states.push(r);
   }
@@ -123,14 +120,13 @@ export async function adoptOrphans(
   if (carrierIds.length === 0) return [];
   const found: CarrierReceipt[] = [];
   for (const part of chunk(carrierIds, IN_CHUNK)) {
-    const ids = padded(part);
     const { rows } = await runShaped<{ carrier_id: string; state: string; error: string | null; at: number }>(
       tx,
-      `orphans-of|${ids.length}`,
+      'orphans-of',
       (p) =>
         'select "carrier_id", "state", "error", "at" from "orphan_receipts" ' +
-        `where "connector" = ${p.one()} and "carrier_id" in (${p.list(ids.length)})`,
-      [connector, ...ids],
+        `where "connector" = ${p.one()} and "carrier_id" ${p.in()}`,
+      [connector, list(part)],
     );
     for (const r of rows) {
       found.push({

@@ -3,7 +3,7 @@ import type { SubmitOutcome } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
 import { adoptOrphans } from './receipts.js';
 import { insertRows } from './insert-rows.js';
-import { padded, runShaped } from './shaped-sql.js';
+import { list, rows as tableOf, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
 
@@ -113,13 +113,11 @@ export async function claimSendsIn(
 async function loadMessages(tx: Kysely<Database>, ids: readonly number[], cache: MessageCache) {
   const missing = ids.filter((id) => cache.get(id) === undefined);
   for (let i = 0; i < missing.length; i += 512) {
-    const part = padded(missing.slice(i, i + 512));
     const { rows } = await runShaped<{ id: number; sender: string; body: string; expires_at: number | null }>(
       tx,
-      `send-messages|${part.length}`,
-      (p) =>
-        `select "id", "sender", "body", "expires_at" from "messages" where "id" in (${p.list(part.length)})`,
-      part,
+      'send-messages',
+      (p) => `select "id", "sender", "body", "expires_at" from "messages" where "id" ${p.in()}`,
+      [list(missing.slice(i, i + 512))],
     );
     for (const r of rows) cache.set(r.id, { sender: r.sender, body: r.body, expiresAt: r.expires_at });
   }
@@ -253,31 +251,25 @@ export async function recordSubmitsIn(
 }
 
 /**
- * Recipients due again, each at its own time, in one UPDATE … FROM (VALUES …) per 500, only
- * while `node` holds them; returns how many it held. The casts give PostgreSQL the types its
- * VALUES would otherwise guess as text.
+ * Recipients due again, each at its own time, in one UPDATE … FROM a table of rows per 500,
+ * only while `node` holds them; returns how many it held.
  */
 async function retryLater(
   tx: Kysely<Database>,
   node: string,
-  rows: readonly { id: number; at: number }[],
+  retries: readonly { id: number; at: number }[],
 ): Promise<number> {
   let held = 0;
-  for (let i = 0; i < rows.length; i += 500) {
-    const part = rows.slice(i, i + 500);
-    const parameters: unknown[] = [];
-    for (const r of part) parameters.push(r.id, r.at);
-    parameters.push(node);
+  for (let i = 0; i < retries.length; i += 500) {
+    const part = retries.slice(i, i + 500);
     const result = await runShaped(
       tx,
-      `retry-sends|${part.length}`,
-      (p) => `with v (id, at) as (values ${part
-        .map(() => `(cast(${p.one()} as bigint), cast(${p.one()} as bigint))`)
-        .join(', ')})
+      'retry-sends',
+      (p) => `with v (id, at) as (${p.rows(['bigint', 'bigint'])})
       update recipients set due_at = v.at, attempts = recipients.attempts + 1, locked_by = null
       from v
       where recipients.id = v.id and recipients.locked_by = ${p.one()} and recipients.status = 'submitted'`,
-      parameters,
+      [tableOf(part.map((r) => [r.id, r.at])), node],
     );
     held += Number(result.numAffectedRows ?? 0);
   }

@@ -1,11 +1,40 @@
 import { CompiledQuery, sql, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 
+/** A list of values for `p.in()`. */
+export interface ListParameter {
+  readonly list: readonly unknown[];
+}
+
+/** Rows of values for `p.rows()`, each with one value per column. */
+export interface RowsParameter {
+  readonly rows: readonly (readonly unknown[])[];
+}
+
+/** A list parameter: spread into placeholders on SQLite, one array on PostgreSQL. */
+export function list(values: readonly unknown[]): ListParameter {
+  if (values.length === 0) throw new Error('an IN list needs at least one value');
+  return { list: values };
+}
+
+/** Rows for a `with v (…) as (${p.rows(…)})` table: VALUES on SQLite, unnest on PostgreSQL. */
+export function rows(values: readonly (readonly unknown[])[]): RowsParameter {
+  if (values.length === 0) throw new Error('a table of rows needs at least one row');
+  return { rows: values };
+}
+
+/** Column types a `p.rows()` table declares (PostgreSQL's VALUES would guess them as text). */
+export type ColumnType = 'bigint' | 'text';
+
 /** Writes bind placeholders in the dialect's form, in the order they appear in the text. */
 export interface Placeholders {
   one(): string;
-  /** `count` placeholders separated by commas, for an IN list or a VALUES row. */
+  /** `count` placeholders separated by commas. */
   list(count: number): string;
+  /** The test "is one of the next list() parameter": `in (?, …)`, or `= any($n)`. */
+  in(): string;
+  /** The next rows() parameter as a table expression of these column types. */
+  rows(types: readonly ColumnType[]): string;
 }
 
 /**
@@ -17,11 +46,23 @@ const texts = new Map<string, string>();
 const numberedByAdapter = new WeakMap<object, boolean>();
 
 /**
- * Runs a hot statement whose text depends only on its shape (`key`: which statement, and the
- * lengths of its lists), written once per shape and reused; the values go straight to the
- * driver. Kysely's builder walks and freezes a node per value and compiles every call again:
- * on the sending engine's statements (IN lists of a batch's ids, VALUES rows) that was a fifth
- * of the engine thread's time, spent inside transactions that hold SQLite's single writer.
+ * The comment that marks a statement text as one of these: the PostgreSQL connection prepares
+ * it once per connection under a name (src/store/postgres/connect.ts), since its text never
+ * depends on how many values it carries.
+ */
+export const SHAPED_MARK = '/*shaped*/ ';
+
+/**
+ * Runs a hot statement whose text depends only on its shape (`key`: which statement, and on
+ * SQLite the lengths of its lists), written once per shape and reused; the values go straight
+ * to the driver. Kysely's builder walks and freezes a node per value and compiles every call
+ * again: on the sending engine's statements that was a fifth of the engine thread's time.
+ *
+ * Lists and tables of rows take the dialect's best form: SQLite gets placeholders (IN lists
+ * padded to a power of two, so a statement taking 1–500 values has ten shapes, each prepared
+ * once); PostgreSQL gets one array per list or column (`= any($1)`, `unnest($1, $2)`), so the
+ * text is the same for any number of values and is parsed and planned once per connection,
+ * where thousands of placeholders cost more to parse and plan than the rows cost to write.
  * `write` must use the placeholders in text order; `parameters` follow the same order. Table
  * and column names come from code, never from input.
  */
@@ -31,17 +72,45 @@ export function runShaped<R>(
   write: (p: Placeholders) => string,
   parameters: readonly unknown[],
 ): Promise<QueryResult<R>> {
-  return db.executeQuery<R>(CompiledQuery.raw(shapedText(db, key, write), [...parameters]));
+  const numbered = usesNumberedParameters(db);
+  const values: unknown[] = [];
+  const sizes: number[] = [];
+  for (const parameter of parameters) {
+    if (isList(parameter)) {
+      if (numbered) values.push(parameter.list);
+      else {
+        const padded = pad(parameter.list);
+        sizes.push(padded.length);
+        for (const v of padded) values.push(v);
+      }
+    } else if (isRows(parameter)) {
+      const width = parameter.rows[0]!.length;
+      if (numbered) {
+        for (let c = 0; c < width; c++) values.push(parameter.rows.map((r) => r[c]));
+      } else {
+        sizes.push(parameter.rows.length);
+        for (const r of parameter.rows) for (const v of r) values.push(v);
+      }
+    } else {
+      values.push(parameter);
+    }
+  }
+  return db.executeQuery<R>(CompiledQuery.raw(shapedText(numbered, key, sizes, write), values));
+}
+
+function isList(value: unknown): value is ListParameter {
+  return typeof value === 'object' && value !== null && 'list' in value && Array.isArray(value.list);
+}
+
+function isRows(value: unknown): value is RowsParameter {
+  return typeof value === 'object' && value !== null && 'rows' in value && Array.isArray(value.rows);
 }
 
 /**
- * An IN list padded to a power of two by repeating its last value, so that a statement taking
- * lists of any length 1–500 has ten shapes instead of 500: each shape is a statement SQLite
- * prepares (tens of µs for long lists) and keeps in a cache of limited size. A repeated value
- * changes nothing an IN test selects, updates or deletes. Not for VALUES rows.
+ * An IN list padded to a power of two by repeating its last value: a repeated value changes
+ * nothing an IN test selects, updates or deletes.
  */
-export function padded<T>(values: readonly T[]): readonly T[] {
-  if (values.length === 0) return values;
+function pad<T>(values: readonly T[]): readonly T[] {
   let size = 1;
   while (size < values.length) size *= 2;
   if (size === values.length) return values;
@@ -51,14 +120,30 @@ export function padded<T>(values: readonly T[]): readonly T[] {
   return out;
 }
 
-function shapedText(db: Kysely<Database>, key: string, write: (p: Placeholders) => string): string {
-  const numbered = usesNumberedParameters(db);
-  const fullKey = `${numbered ? '$' : '?'}|${key}`;
+function shapedText(
+  numbered: boolean,
+  key: string,
+  sizes: readonly number[],
+  write: (p: Placeholders) => string,
+): string {
+  const fullKey = `${numbered ? '$' : '?'}|${key}|${sizes.join(',')}`;
   let text = texts.get(fullKey);
   if (text === undefined) {
     let n = 0;
+    let sized = 0;
     const one = () => (numbered ? `$${++n}` : '?');
-    text = write({ one, list: (count) => Array.from({ length: count }, one).join(', ') });
+    const several = (count: number) => Array.from({ length: count }, one).join(', ');
+    text = write({
+      one,
+      list: several,
+      in: () => (numbered ? `= any(${one()})` : `in (${several(sizes[sized++]!)})`),
+      rows: (types) => {
+        if (numbered) return `select * from unnest(${types.map((t) => `${one()}::${t}[]`).join(', ')})`;
+        const row = `(${types.map((t) => `cast(${one()} as ${t})`).join(', ')})`;
+        return `values ${Array.from({ length: sizes[sized++]! }, () => row).join(', ')}`;
+      },
+    });
+    if (numbered) text = SHAPED_MARK + text;
     if (texts.size >= TEXT_CACHE_SIZE) texts.delete(texts.keys().next().value!);
     texts.set(fullKey, text);
   }
@@ -66,7 +151,7 @@ function shapedText(db: Kysely<Database>, key: string, write: (p: Placeholders) 
 }
 
 /** PostgreSQL numbers its parameters ($1), SQLite does not (?); asked once of Kysely's own compiler. */
-function usesNumberedParameters(db: Kysely<Database>): boolean {
+export function usesNumberedParameters(db: Kysely<Database>): boolean {
   const adapter = db.getExecutor().adapter;
   let numbered = numberedByAdapter.get(adapter);
   if (numbered === undefined) {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { chunk, IN_CHUNK } from './chunks.js';
-import { padded, runShaped } from './shaped-sql.js';
+import { list, rows as tableOf, runShaped } from './shaped-sql.js';
 import { STATUS_CODES, isFinal, sourcesOf, type Status } from '../domain/status.js';
 import type { Dialect } from './dialect.js';
 import type { Database } from './schema.js';
@@ -98,13 +98,12 @@ export async function applyChanges(
   const messages: { id: number; account_id: number; num_parts: number; credits_reserved: number }[] = [];
   // In id order, chunk after chunk, so nodes locking the same messages lock them in one order.
   for (const part of chunk(messageIds, IN_CHUNK)) {
-    const ofMessages = padded(part);
     const { rows } = await runShaped<(typeof messages)[number]>(
       tx,
-      `counters-of|${ofMessages.length}|${lock}`,
+      `counters-of|${lock}`,
       (p) =>
-        `select "id", "account_id", "num_parts", "credits_reserved" from "messages" where "id" in (${p.list(ofMessages.length)}) order by "id"${lock}`,
-      ofMessages,
+        `select "id", "account_id", "num_parts", "credits_reserved" from "messages" where "id" ${p.in()} order by "id"${lock}`,
+      [list(part)],
     );
     for (const r of rows) messages.push(r);
   }
@@ -145,24 +144,15 @@ interface MessageCounters {
 const COUNTER_ROWS_PER_STATEMENT = 1000;
 
 /**
- * Every message's counters in one UPDATE … FROM (VALUES …) instead of one UPDATE each: with
- * single-recipient messages that was one statement per recipient and status, the most frequent
- * statement of the ingest bench. Both engines take this form; the casts give PostgreSQL the
- * column types its VALUES would otherwise guess as text.
+ * Every message's counters in one UPDATE … FROM a table of rows instead of one UPDATE each:
+ * with single-recipient messages that was one statement per recipient and status, the most
+ * frequent statement of the ingest bench.
  */
-async function updateCounters(tx: Kysely<Database>, rows: readonly MessageCounters[], at: number) {
-  const parameters: unknown[] = [];
-  for (const r of rows) parameters.push(r.id, r.finals, r.used, r.reserved);
-  parameters.push(at);
+async function updateCounters(tx: Kysely<Database>, counters: readonly MessageCounters[], at: number) {
   await runShaped(
     tx,
-    `counters|${rows.length}`,
-    (p) => `with v (id, finals, used, reserved) as (values ${rows
-      .map(
-        () =>
-          `(cast(${p.one()} as bigint), cast(${p.one()} as bigint), cast(${p.one()} as bigint), cast(${p.one()} as bigint))`,
-      )
-      .join(', ')})
+    'counters',
+    (p) => `with v (id, finals, used, reserved) as (${p.rows(['bigint', 'bigint', 'bigint', 'bigint'])})
     update messages set
       open_recipients = messages.open_recipients - v.finals,
       complete_at = case when messages.open_recipients - v.finals <= 0 then cast(${p.one()} as bigint) else messages.complete_at end,
@@ -170,7 +160,7 @@ async function updateCounters(tx: Kysely<Database>, rows: readonly MessageCounte
       credits_reserved = v.reserved
     from v
     where messages.id = v.id`,
-    parameters,
+    [tableOf(counters.map((r) => [r.id, r.finals, r.used, r.reserved])), at],
   );
 }
 
@@ -188,7 +178,6 @@ async function moveRecipients(
   { holder, countAttempt = false }: ChangeOptions,
 ) {
   const sources = sourcesOf(to);
-  const ids = padded(moving);
   const stamp =
     to === 'submitted' ? 'submitted_at' : to === 'sent' ? 'sent_at' : isFinal(to) ? 'final_at' : null;
   const { rows } = await runShaped<{
@@ -198,7 +187,7 @@ async function moveRecipients(
     reached_carrier: number;
   }>(
     tx,
-    `move|${to}|${ids.length}|${holder !== undefined}|${countAttempt}`,
+    `move|${to}|${holder !== undefined}|${countAttempt}`,
     (p) =>
       `update "recipients" set "status" = ${p.one()}, "status_code" = ${p.one()}, "status_at" = ${p.one()}` +
       (stamp ? `, "${stamp}" = ${p.one()}` : '') +
@@ -207,7 +196,7 @@ async function moveRecipients(
       (to === 'submitted' ? `, "due_at" = ${p.one()}` : '') +
       ', "locked_by" = null' +
       (countAttempt ? ', "attempts" = "attempts" + 1' : '') +
-      ` where "id" in (${p.list(ids.length)}) and "status" in (${p.list(sources.length)})` +
+      ` where "id" ${p.in()} and "status" in (${p.list(sources.length)})` +
       (holder !== undefined ? ` and "locked_by" = ${p.one()}` : '') +
       ' returning "id", "message_id", "msisdn", "reached_carrier"',
     [
@@ -216,7 +205,7 @@ async function moveRecipients(
       at,
       ...(stamp ? [at] : []),
       ...(to === 'submitted' ? [at] : []),
-      ...ids,
+      list(moving),
       ...sources,
       ...(holder !== undefined ? [holder] : []),
     ],

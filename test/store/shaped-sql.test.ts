@@ -1,14 +1,80 @@
-import { describe, expect, it } from 'vitest';
-import { padded } from '../../src/store/shaped-sql.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRows, insertRowsReturning } from '../../src/store/insert-rows.js';
+import { list, rows, runShaped } from '../../src/store/shaped-sql.js';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
 
-describe('padded IN lists', () => {
-  it('repeats the last value up to the next power of two, and leaves powers of two and empty lists alone', () => {
-    expect(padded([])).toEqual([]);
-    expect(padded([7])).toEqual([7]);
-    expect(padded([1, 2, 3])).toEqual([1, 2, 3, 3]);
-    expect(padded([1, 2, 3, 4, 5])).toEqual([1, 2, 3, 4, 5, 5, 5, 5]);
-    const full = Array.from({ length: 512 }, (_, i) => i);
-    expect(padded(full)).toBe(full);
-    expect(padded(full.slice(0, 500))).toHaveLength(512);
+/**
+ * The hot statements' forms: IN lists and tables of rows are placeholders on SQLite and arrays
+ * on PostgreSQL, inserts are multi-row VALUES or one JSON parameter; the answers are the same.
+ */
+describe.each(ENGINES)('shaped SQL on %s', (engineName) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase(engineName);
+    const nodes = Array.from({ length: 600 }, (_, i) => [`n${i}`, 'h\'ost "quoted" ü', i, i, 1000 + i]);
+    await insertRows(db.conn.db, 'nodes', ['id', 'host', 'pid', 'started_at', 'heartbeat_at'], nodes);
+  });
+  afterAll(async () => db.drop());
+
+  const beats = async (ids: string[]) => {
+    const { rows: found } = await runShaped<{ id: string; heartbeat_at: number | string }>(
+      db.conn.db,
+      'test-beats',
+      (p) => `select "id", "heartbeat_at" from "nodes" where "id" ${p.in()} order by "pid"`,
+      [list(ids)],
+    );
+    return found.map((r) => [r.id, Number(r.heartbeat_at)]);
+  };
+
+  it('an IN list of any length selects exactly its values, padding or not', async () => {
+    expect(await beats(['n1'])).toEqual([['n1', 1001]]);
+    expect(await beats(['n3', 'n1', 'n2'])).toEqual([
+      ['n1', 1001],
+      ['n2', 1002],
+      ['n3', 1003],
+    ]);
+    expect(await beats(Array.from({ length: 500 }, (_, i) => `n${i}`))).toHaveLength(500);
+  });
+
+  it('keeps text exactly as given through the insert', async () => {
+    const row = await db.conn.db.selectFrom('nodes').select('host').where('id', '=', 'n7').executeTakeFirst();
+    expect(row?.host).toBe('h\'ost "quoted" ü');
+  });
+
+  it('updates each row from its own values in a table of rows', async () => {
+    await runShaped(
+      db.conn.db,
+      'test-rows',
+      (p) => `with v (id, at) as (${p.rows(['text', 'bigint'])})
+        update nodes set heartbeat_at = v.at from v where nodes.id = v.id`,
+      [
+        rows([
+          ['n10', 5_000_000_000_000],
+          ['n11', 7],
+        ]),
+      ],
+    );
+    expect(await beats(['n10', 'n11', 'n12'])).toEqual([
+      ['n10', 5_000_000_000_000],
+      ['n11', 7],
+      ['n12', 1012],
+    ]);
+  });
+
+  it('returns inserted rows numbered in the order given', async () => {
+    const back = await insertRowsReturning<{ id: number; name: string }>(
+      db.conn.db,
+      'accounts',
+      ['name', 'timezone', 'webhook_secret', 'created_at'],
+      ['a', 'b', 'c'].map((name) => [name, 'UTC', 's', 0]),
+      ['id', 'name'],
+    );
+    const sorted = [...back].sort((x, y) => x.id - y.id).map((r) => r.name);
+    expect(sorted).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses an empty list rather than writing invalid SQL', () => {
+    expect(() => list([])).toThrow();
+    expect(() => rows([])).toThrow();
   });
 });

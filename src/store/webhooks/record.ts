@@ -3,9 +3,9 @@
  * failed, due again later, or handed back unattempted) only while this node still holds it
  * (style §5, §7).
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { insertRows } from '../insert-rows.js';
-import { padded, runShaped } from '../shaped-sql.js';
+import { list, rows as tableOf, runShaped } from '../shaped-sql.js';
 import type { Database } from '../schema.js';
 import type { ClaimedDelivery } from './claim.js';
 import { chunk, IN_CHUNK } from '../chunks.js';
@@ -75,15 +75,14 @@ export async function recordAttemptsIn(
   for (const state of ['delivered', 'failed'] as const) {
     const ids = results.filter((r) => r.next.kind === state).map((r) => r.delivery.deliveryId);
     for (const part of chunk(ids, IN_CHUNK)) {
-      const list = padded(part);
       const { rows } = await runShaped<{ id: number }>(
         tx,
-        `delivery-done|${list.length}`,
+        'delivery-done',
         (p) =>
           `update "webhook_deliveries" set "state" = ${p.one()}, "completed_at" = ${p.one()}, ` +
           `"attempts" = "attempts" + 1, "locked_by" = null ` +
-          `where "id" in (${p.list(list.length)}) and "locked_by" = ${p.one()} returning "id"`,
-        [state, now, ...list, worker],
+          `where "id" ${p.in()} and "locked_by" = ${p.one()} returning "id"`,
+        [state, now, list(part), worker],
       );
       for (const r of rows) moved.add(r.id);
     }
@@ -96,14 +95,11 @@ export async function recordAttemptsIn(
   }
   const released = results.filter((r) => r.next.kind === 'release').map((r) => r.delivery.deliveryId);
   for (const part of chunk(released, IN_CHUNK)) {
-    const list = padded(part);
     await runShaped(
       tx,
-      `delivery-release|${list.length}`,
-      (p) =>
-        `update "webhook_deliveries" set "locked_by" = null ` +
-        `where "id" in (${p.list(list.length)}) and "locked_by" = ${p.one()}`,
-      [...list, worker],
+      'delivery-release',
+      (p) => `update "webhook_deliveries" set "locked_by" = null where "id" ${p.in()} and "locked_by" = ${p.one()}`,
+      [list(part), worker],
     );
   }
   // Attempts whose delivery this node no longer held still count.
@@ -138,23 +134,26 @@ export async function recordAttemptsIn(
 
 /**
  * Deliveries due again, each at its own time (the jitter makes every one different), in one
- * UPDATE … FROM (VALUES …) rather than one UPDATE each; returns those this node still held.
- * The casts give PostgreSQL the types its VALUES would otherwise guess as text.
+ * UPDATE … FROM a table of rows rather than one UPDATE each; returns those this node still held.
  */
 async function retryLater(
   tx: Kysely<Database>,
   worker: string,
-  rows: readonly { id: number; at: number }[],
+  retries: readonly { id: number; at: number }[],
 ): Promise<number[]> {
-  const values = sql.join(rows.map((r) => sql`(cast(${r.id} as bigint), cast(${r.at} as bigint))`));
-  const result = await sql<{ id: number }>`with v (id, at) as (values ${values})
+  const result = await runShaped<{ id: number }>(
+    tx,
+    'delivery-retry',
+    (p) => `with v (id, at) as (${p.rows(['bigint', 'bigint'])})
     update webhook_deliveries set
       next_attempt_at = v.at,
       retry_attempts = webhook_deliveries.retry_attempts + 1,
       attempts = webhook_deliveries.attempts + 1,
       locked_by = null
     from v
-    where webhook_deliveries.id = v.id and webhook_deliveries.locked_by = ${worker}
-    returning webhook_deliveries.id`.execute(tx);
+    where webhook_deliveries.id = v.id and webhook_deliveries.locked_by = ${p.one()}
+    returning webhook_deliveries.id`,
+    [tableOf(retries.map((r) => [r.id, r.at])), worker],
+  );
   return result.rows.map((r) => r.id);
 }

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import { padded, runShaped } from '../shaped-sql.js';
+import { list, runShaped } from '../shaped-sql.js';
 import { chunk, IN_CHUNK } from '../chunks.js';
 
 /** The fields of an inbound message its webhook carries, read inside the storing transaction. */
@@ -56,7 +56,6 @@ export async function reportTargetsIn(
 ): Promise<ReportTarget[]> {
   const targets: ReportTarget[] = [];
   for (const part of chunk(messageIds, IN_CHUNK)) {
-    const ids = padded(part);
     // Read for every message at its first status change, in the engine's transactions.
     const { rows } = await runShaped<{
       id: number;
@@ -70,13 +69,13 @@ export async function reportTargetsIn(
       complete_at: number | null;
     }>(
       tx,
-      `report-targets|${ids.length}`,
+      'report-targets',
       (p) =>
         'select "m"."id", "m"."account_id", "m"."ref", "m"."callback_url", "a"."callback_url" as "account_url", ' +
         '"m"."delivery_report", "m"."num_parts", "m"."balance_used", "m"."complete_at" ' +
         'from "messages" as "m" inner join "accounts" as "a" on "a"."id" = "m"."account_id" ' +
-        `where "m"."id" in (${p.list(ids.length)})`,
-      ids,
+        `where "m"."id" ${p.in()}`,
+      [list(part)],
     );
     for (const r of rows) {
       targets.push({
