@@ -6,7 +6,9 @@ import { connect } from './store/connect.js';
 import { migrate } from './store/migrations/index.js';
 import type { Store } from './store/port.js';
 import { fileURLToPath } from 'node:url';
-import { startEngineHere, startEngineThread, type SendingEngine } from './engine/host.js';
+import { nodeIdentity, startEngineHere, startEngineThread, type SendingEngine } from './engine/host.js';
+import { createSendRoom } from './engine/send-room.js';
+import type { SendWork } from './store/engine-store.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
 import { createInboundSink, createReportSink } from './webhooks/report-sink.js';
@@ -48,11 +50,23 @@ export async function startServer(
   const conn = connect(database, { writeLock: writeLock ?? undefined });
   await migrate(conn, logger);
   let engine: SendingEngine | null = null;
+  const node = nodeIdentity(config);
+  // Empty until the engine has started and given it its capacity.
+  const room = createSendRoom();
+  // Handed over while the engine thread was still starting (its room is given before it is ready).
+  const early: SendWork[] = [];
   // Webhooks are queued inside each status change's transaction; the engine sends them.
   const webhooksQueued = () => engine?.wake(['webhooks']);
   const store = createStore(conn, {
     transitionSink: createReportSink({ onQueued: webhooksQueued }),
     inboundSink: createInboundSink({ onQueued: webhooksQueued }),
+    // Recipients due at once go to this node's engine in memory, as far as it has room.
+    sendHandoff: {
+      node: node.id,
+      take: (n) => room.take(n),
+      give: (n) => room.give(n),
+      handOff: (work) => (engine ? engine.adopt(work) : early.push(...work)),
+    },
   });
   const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
@@ -73,8 +87,9 @@ export async function startServer(
   // lost meanwhile.
   try {
     engine = ownThread
-      ? await startEngineThread({ config, logger, writeLock })
-      : await startEngineHere({ config, logger, store, now });
+      ? await startEngineThread({ config, logger, writeLock, node, room })
+      : await startEngineHere({ config, logger, store, now, node, room });
+    if (early.length > 0) engine.adopt(early.splice(0));
   } catch (error) {
     await app.close();
     await store.close();

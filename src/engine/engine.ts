@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { CarrierConnector } from '../carriers/port.js';
 import type { Config } from '../config/config.js';
-import type { RetryDelay } from '../store/engine-store.js';
+import type { RetryDelay, SendWork } from '../store/engine-store.js';
 import type { Store } from '../store/port.js';
 import { createWebhookHttpClient, type WebhookHttpClient } from '../webhooks/http-client.js';
 import {
@@ -20,6 +20,7 @@ import { startLoop } from './loop.js';
 import { createMessageJobStage } from './message-jobs.js';
 import { joinCluster } from './node.js';
 import { createRateLimiter } from './rate-limiter.js';
+import { createSendRoom, type SendRoom } from './send-room.js';
 import { sendRetryDelay } from './retry-policy.js';
 import { createSendStage } from './sends.js';
 import { createWebhookStage } from './webhooks.js';
@@ -50,6 +51,8 @@ export interface EngineOptions {
   readonly breaker?: BreakerPolicy;
   /** Another node's work became this node's (its binds are free too). */
   readonly onTakenOver?: () => void;
+  /** Room for submits, shared with the API of this node; default: the engine's own. */
+  readonly room?: SendRoom;
 }
 
 /** What may have become due: a wake-up names it, or everything. */
@@ -57,6 +60,8 @@ export type WakeKind = 'sends' | 'jobs' | 'webhooks';
 
 export interface Engine {
   wake(kinds?: readonly WakeKind[]): void;
+  /** Recipients the API of this node accepted held by it, room taken: submitted at once. */
+  adopt(work: readonly SendWork[]): void;
   /** Each webhook endpoint this node is sending to or has paused. */
   webhookEndpoints(): EndpointState[];
   /** Stops claiming, finishes and records work in flight, stops the connector, leaves. */
@@ -123,6 +128,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     retryDelay: options.retryDelay ?? sendRetryDelay,
     capacity: () =>
       connector.capacity?.() ?? (throughput > 0 ? Math.max(10, Math.ceil(throughput / 5)) : DEFAULT_CAPACITY),
+    room: options.room ?? createSendRoom(),
     maxClaim: MAX_CLAIM,
     now,
     logger,
@@ -177,6 +183,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       if (!kinds || kinds.includes('webhooks')) webhookStage.wake();
       loop.request();
     },
+    adopt: (work) => sends.adopt(work),
     webhookEndpoints: () => sender.endpoints(),
     failed,
     stop() {

@@ -8,7 +8,9 @@ import type { Store } from '../store/port.js';
 import type { WriteLock } from '../store/sqlite/write-lock.js';
 import type { Router } from '../carriers/routing/router.js';
 import type { EndpointState } from '../webhooks/sender.js';
+import type { SendWork } from '../store/engine-store.js';
 import { startEngine, type Engine, type NodeIdentity, type WakeKind } from './engine.js';
+import { createSendRoom, type SendRoom } from './send-room.js';
 
 /** The sending engine as the rest of the server sees it, wherever it runs. */
 export interface SendingEngine {
@@ -16,6 +18,8 @@ export interface SendingEngine {
   readonly node: NodeIdentity;
   /** New work may be due (a message was accepted, released or cancelled; a webhook queued). */
   wake(kinds?: readonly WakeKind[]): void;
+  /** Recipients accepted held by this node, their room taken: the engine submits them. */
+  adopt(work: SendWork[]): void;
   /** Connectors or routes were changed through the admin API. */
   routingChanged(): void;
   /** Each connector's live state (bound, in flight, throughput, errors), by name. */
@@ -31,6 +35,10 @@ export interface SendingEngine {
 export interface EngineHostOptions {
   readonly config: Config;
   readonly logger: Logger;
+  /** This node's identity (nodeIdentity()). */
+  readonly node: NodeIdentity;
+  /** Room for submits, shared by the engine with this node's API. */
+  readonly room: SendRoom;
 }
 
 /**
@@ -49,11 +57,11 @@ export function nodeIdentity(config: Pick<Config, 'nodeId'>): NodeIdentity {
 export async function startEngineHere(
   options: EngineHostOptions & { readonly store: Store; readonly now: () => number },
 ): Promise<SendingEngine> {
-  const node = nodeIdentity(options.config);
-  const { engine, router } = await startCarrierEngine({ ...options, node });
+  const { engine, router } = await startCarrierEngine(options);
   return {
-    node,
+    node: options.node,
     wake: (kinds) => engine.wake(kinds),
+    adopt: (work) => engine.adopt(work),
     routingChanged: () => void router?.reload(),
     connectorStates: () => Promise.resolve(router?.states() ?? {}),
     webhookEndpoints: () => Promise.resolve(engine.webhookEndpoints()),
@@ -64,11 +72,7 @@ export async function startEngineHere(
 
 /** The carrier links (simulator or SMPP router) and the engine that sends through them. */
 export async function startCarrierEngine(
-  options: EngineHostOptions & {
-    readonly store: Store;
-    readonly now: () => number;
-    readonly node: NodeIdentity;
-  },
+  options: EngineHostOptions & { readonly store: Store; readonly now: () => number },
 ): Promise<{ engine: Engine; router: Router | null }> {
   const { config, store, logger, now, node } = options;
   const { connector, router } = createCarrier(config, store, logger, now, node.id);
@@ -80,6 +84,7 @@ export async function startCarrierEngine(
     now,
     node,
     throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
+    room: options.room,
     // A dead node's binds are free now: bind without waiting for the next reload.
     onTakenOver: () => void router?.reload(),
   });
@@ -92,10 +97,12 @@ export interface EngineThreadData {
   readonly logLevel: string;
   readonly node: NodeIdentity;
   readonly writeLock: SharedArrayBuffer | null;
+  readonly room: SharedArrayBuffer;
 }
 
 export type ToEngineThread =
   | { readonly type: 'wake'; readonly kinds: readonly WakeKind[] | null }
+  | { readonly type: 'sends'; readonly work: SendWork[] }
   | { readonly type: 'routing' }
   | { readonly type: 'states'; readonly id: number }
   | { readonly type: 'endpoints'; readonly id: number }
@@ -122,8 +129,9 @@ export function startEngineThread(
   const data: EngineThreadData = {
     config: options.config,
     logLevel: options.logger.level,
-    node: nodeIdentity(options.config),
+    node: options.node,
     writeLock: options.writeLock?.buffer ?? null,
+    room: options.room.buffer,
   };
   return hostEngineThread(spawnEngineThread(data), { logger: options.logger, node: data.node });
 }
@@ -208,6 +216,7 @@ export function hostEngineThread(
         else for (const k of what) kinds.add(k);
         postWake();
       },
+      adopt: (work) => send({ type: 'sends', work }),
       routingChanged: () => send({ type: 'routing' }),
       async connectorStates() {
         const answer = await ask('states');

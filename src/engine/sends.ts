@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { CarrierConnector, SubmitOutcome } from '../carriers/port.js';
 import type { RetryDelay, SendWork, SubmitResult, TickOps } from '../store/engine-store.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { SendRoom } from './send-room.js';
 import type { Stage } from './stage.js';
 
 export interface SendStageOptions {
@@ -16,6 +17,8 @@ export interface SendStageOptions {
   readonly retryDelay: RetryDelay;
   /** Submits worth having outstanding (claimed and not yet recorded) at once. */
   readonly capacity: () => number;
+  /** The room left of that capacity, shared with the API that hands recipients over. */
+  readonly room: SendRoom;
   /** Most recipients claimed in one turn. */
   readonly maxClaim: number;
   readonly now: () => number;
@@ -29,6 +32,8 @@ export interface SendStageOptions {
 export interface SendStage extends Stage<SubmitResult, SendWork> {
   /** Send work may be due (a POST, a release, a retry's time, a taken-over node). */
   wake(): void;
+  /** Recipients this node holds already (accepted here, room taken): submitted at once. */
+  adopt(work: readonly SendWork[]): void;
   /** Claims no more. */
   close(): void;
   /** Resolves when every submit started has its outcome. */
@@ -38,19 +43,26 @@ export interface SendStage extends Stage<SubmitResult, SendWork> {
 export function createSendStage(options: SendStageOptions): SendStage {
   const { node, connector, logger, now } = options;
   let results: SubmitResult[] = [];
-  /** Claimed and not yet recorded: in flight, or with an outcome waiting for its turn. */
-  let outstanding = 0;
   let submitting = 0;
   let maybeDue = true;
   let closed = false;
   const idleWaiters: (() => void)[] = [];
+  const { room } = options;
+  /** The capacity the shared room was last given (it follows the connector's binds). */
+  let applied = 0;
+  const capacity = () => {
+    const now = closed ? 0 : options.capacity();
+    if (now !== applied) room.give(now - applied);
+    applied = now;
+    return now;
+  };
+  capacity();
 
-  const room = () => Math.min(options.maxClaim, options.capacity() - outstanding);
   /**
    * A turn claims once a useful batch fits: topping up one slot at a time would spend a claim
    * statement per recipient while the window is full.
    */
-  const threshold = () => Math.max(1, Math.min(50, Math.floor(options.capacity() / 4)));
+  const threshold = () => Math.max(1, Math.min(50, Math.floor(capacity() / 4)));
 
   const submit = async (work: SendWork) => {
     let outcome: SubmitOutcome;
@@ -85,16 +97,26 @@ export function createSendStage(options: SendStageOptions): SendStage {
       // A retry is due again later; the loop's idle timer reads when.
       if (outcomes.some((r) => r.outcome.kind === 'retry')) maybeDue = true;
     },
-    wantsClaim: () => !closed && maybeDue && room() >= threshold(),
+    wantsClaim: () => !closed && maybeDue && room.peek() >= threshold(),
     async claim(ops, at) {
-      const limit = room();
+      const limit = room.take(Math.min(options.maxClaim, room.peek()));
       if (limit <= 0) return [];
-      const work = await ops.claimSends(node, at, limit);
+      let work: SendWork[] = [];
+      try {
+        work = await ops.claimSends(node, at, limit);
+      } finally {
+        room.give(limit - work.length);
+      }
       if (work.length < limit) maybeDue = false;
       return work;
     },
     handle(work, recorded) {
-      outstanding += work.length - recorded.length;
+      // What was recorded is no longer outstanding; once closed, no room is handed out again.
+      if (!closed) room.give(recorded.length);
+      submitting += work.length;
+      for (const w of work) void submit(w);
+    },
+    adopt(work) {
       submitting += work.length;
       for (const w of work) void submit(w);
     },
@@ -106,6 +128,7 @@ export function createSendStage(options: SendStageOptions): SendStage {
     },
     close() {
       closed = true;
+      capacity();
     },
     idle() {
       if (submitting === 0) return Promise.resolve();

@@ -17,6 +17,7 @@ import {
   type ToEngineThread,
 } from './host.js';
 import type { Engine } from './engine.js';
+import { createSendRoom } from './send-room.js';
 
 const data = workerData as EngineThreadData;
 const port = parentPort!;
@@ -55,6 +56,7 @@ async function run() {
     logger,
     now: () => Date.now(),
     node: data.node,
+    room: createSendRoom(data.room),
   }).catch(async (error: unknown) => {
     await store.close();
     throw error;
@@ -65,6 +67,9 @@ async function run() {
     switch (message.type) {
       case 'wake':
         started.engine.wake(message.kinds ?? undefined);
+        break;
+      case 'sends':
+        started.engine.adopt(message.work);
         break;
       case 'routing':
         void router?.reload();

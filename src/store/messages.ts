@@ -16,6 +16,7 @@ import type {
 } from './port.js';
 import type { Database, MessagesTable } from './schema.js';
 import type { Changed, TransitionSink } from './transitions.js';
+import type { SendHandoff, SendWork } from './sending.js';
 
 const SORT_COLUMNS = {
   messageID: 'id',
@@ -31,9 +32,23 @@ const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = {
   nullable: new Set(['complete_at', 'ref']),
 };
 
-export function messageStore(db: Kysely<Database>, sink?: TransitionSink): MessageStore {
-  const createMany = (items: readonly NewMessageInput[]) =>
-    db.transaction().execute((tx) => createIn(tx, items, sink));
+export function messageStore(
+  db: Kysely<Database>,
+  sink?: TransitionSink,
+  handoff?: SendHandoff,
+): MessageStore {
+  const createMany = async (items: readonly NewMessageInput[]) => {
+    if (!handoff) return db.transaction().execute((tx) => createIn(tx, items, sink));
+    const hold: HeldSends = { node: handoff.node, taken: 0, take: (n) => handoff.take(n), work: [] };
+    try {
+      const results = await db.transaction().execute((tx) => createIn(tx, items, sink, hold));
+      if (hold.work.length > 0) handoff.handOff(hold.work);
+      return results;
+    } catch (error) {
+      handoff.give(hold.taken);
+      throw error;
+    }
+  };
   return {
     async create(message, recipients, credits) {
       const [result] = await createMany([{ message, recipients, credits }]);
@@ -159,10 +174,19 @@ export const RELEASE_AT_ACCEPT_MAX = 1000;
  * Stores each message with its recipients, reserves its credits and queues its work.
  * Messages are handled in order, so an earlier one may take credits a later one needed.
  */
+/** What one acceptance transaction holds for its node's engine (see SendHandoff). */
+interface HeldSends {
+  readonly node: string;
+  taken: number;
+  readonly take: (n: number) => number;
+  readonly work: SendWork[];
+}
+
 async function createIn(
   tx: Kysely<Database>,
   items: readonly NewMessageInput[],
   sink?: TransitionSink,
+  hold?: HeldSends,
 ): Promise<CreateMessageResult[]> {
   const results: CreateMessageResult[] = [];
   const accepted: { input: NewMessageInput; reserved: number; result: number }[] = [];
@@ -184,7 +208,10 @@ async function createIn(
   const pendingRows: unknown[][] = [];
   const dueRows: unknown[][] = [];
   const jobs: NewJob[] = [];
-  const dueMessages = new Map<number, { accountId: number; at: number; reported: boolean }>();
+  const dueMessages = new Map<
+    number,
+    { accountId: number; at: number; reported: boolean; sender: string; body: string; expiresAt: number | null }
+  >();
   const createdAt = items[0]?.message.createdAt ?? 0;
   accepted.forEach(({ input: { message, recipients }, result }, i) => {
     const id = ids[i]!;
@@ -210,6 +237,9 @@ async function createIn(
         accountId: message.accountId,
         at: message.createdAt,
         reported: message.deliveryReport === 'per_recipient',
+        sender: message.sender,
+        body: message.body,
+        expiresAt: message.expiresAt,
       });
     } else {
       for (const msisdn of recipients) {
@@ -224,16 +254,31 @@ async function createIn(
     }
   });
   await insertRows(tx, 'recipients', PENDING_COLUMNS, pendingRows);
-  const submitted = await insertRowsReturning<{ id: number; message_id: number; msisdn: string }>(
-    tx,
-    'recipients',
-    SUBMITTED_COLUMNS,
-    dueRows,
-    ['id', 'message_id', 'msisdn'],
-  );
+  // The first recipients due now, as many as the node's engine has room for, are held by it.
+  const held = hold ? hold.take(dueRows.length) : 0;
+  if (hold) hold.taken += held;
+  dueRows.forEach((row, i) => row.push(i < held ? hold!.node : null));
+  const submitted = await insertRowsReturning<{
+    id: number;
+    message_id: number;
+    msisdn: string;
+    locked_by: string | null;
+  }>(tx, 'recipients', SUBMITTED_COLUMNS, dueRows, ['id', 'message_id', 'msisdn', 'locked_by']);
   const changed: Changed[] = [];
   for (const r of submitted) {
     const due = dueMessages.get(r.message_id)!;
+    if (r.locked_by !== null && hold) {
+      hold.work.push({
+        recipientId: r.id,
+        messageId: r.message_id,
+        accountId: due.accountId,
+        to: r.msisdn,
+        from: due.sender,
+        body: due.body,
+        attempts: 0,
+        claimedAt: due.at,
+      });
+    }
     if (due.reported) {
       changed.push({
         recipientId: r.id,
@@ -300,7 +345,7 @@ const MESSAGE_COLUMNS = [
 ] as const satisfies readonly (keyof MessagesTable)[];
 const PENDING_COLUMNS = ['message_id', 'account_id', 'msisdn', 'status', 'status_code', 'status_at'];
 // A submitted recipient is send work as it is written (src/store/sending.ts).
-const SUBMITTED_COLUMNS = [...PENDING_COLUMNS, 'submitted_at', 'due_at'];
+const SUBMITTED_COLUMNS = [...PENDING_COLUMNS, 'submitted_at', 'due_at', 'locked_by'];
 
 /** Atomic on both engines: the balance can never go negative under concurrent sends. */
 async function reserveCredits(

@@ -28,6 +28,21 @@ export interface SubmitResult {
   readonly at: number;
 }
 
+/**
+ * Recipients accepted due at once that the accepting node sends itself, without claiming them
+ * from the database (src/engine/send-room.ts says why and how much): they are written held by
+ * `node`, and handed to its engine once the acceptance has committed.
+ */
+export interface SendHandoff {
+  readonly node: string;
+  /** Room for up to `n` more; returns how many may be held. */
+  take(n: number): number;
+  /** Room taken and not used (the transaction rolled back). */
+  give(n: number): void;
+  /** After the commit: the engine submits these. */
+  handOff(work: SendWork[]): void;
+}
+
 /** Delay before the next attempt after `attempts` failed ones, or null to give up (aborted). */
 export type RetryDelay = (attempts: number) => number | null;
 

@@ -6,6 +6,7 @@ import { inboundStore } from './inbound.js';
 import { withKeyCache } from './key-cache.js';
 import type { TransitionSink } from './transitions.js';
 import type { InboundStoredSink } from './inbound.js';
+import type { SendHandoff } from './sending.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
 import { recipientDetailStore } from './recipient-details.js';
@@ -18,12 +19,14 @@ export interface StoreOptions {
   readonly transitionSink?: TransitionSink;
   /** Runs inside the engine's transactions that store inbound messages with a webhook to send. */
   readonly inboundSink?: InboundStoredSink;
+  /** Recipients accepted due at once go straight to this node's engine, as far as it has room. */
+  readonly sendHandoff?: SendHandoff;
 }
 
 export function createStore(conn: Connection, options: StoreOptions = {}): Store {
   return {
     accounts: withKeyCache(accountStore(conn.db)),
-    messages: messageStore(conn.db, options.transitionSink),
+    messages: messageStore(conn.db, options.transitionSink, options.sendHandoff),
     engine: engineStore(conn.db, conn.dialect, {
       ...(options.transitionSink && { transitions: options.transitionSink }),
       ...(options.inboundSink && { inbound: options.inboundSink }),
