@@ -36,10 +36,17 @@ export interface BreakerPolicy {
   readonly maxOpenMs: number;
 }
 
+/**
+ * An origin may have as many attempts in flight as the HTTP client carries to it at once (8
+ * connections, 8 pipelined on each): the attempts of a turn then share writes, and an answer
+ * read late because the engine's thread was in a transaction does not idle the origin. At 8 in
+ * flight (one per connection), the side-by-side harness's receiver got 130 reports/s while
+ * the engine was busy. An account may use two origins' worth; accounts share 1,024.
+ */
 export const DEFAULT_LIMITS: SenderLimits = {
-  perOrigin: 8,
-  perAccount: 64,
-  maxInFlight: 512,
+  perOrigin: 64,
+  perAccount: 128,
+  maxInFlight: 1_024,
   maxHeld: 10_000,
   maxHeldPerOrigin: 2_000,
 };
