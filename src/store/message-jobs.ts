@@ -55,12 +55,7 @@ export async function runMessageJobsIn(
   }
   for (let i = 0; i < finished.length; i += 512) {
     const ids = finished.slice(i, i + 512);
-    await runShaped(
-      tx,
-      'finish-jobs',
-      (p) => `delete from "outbox" where "id" ${p.in()}`,
-      [list(ids)],
-    );
+    await runShaped(tx, 'finish-jobs', (p) => `delete from "outbox" where "id" ${p.in()}`, [list(ids)]);
   }
   return { ran: jobs.length, changed };
 }

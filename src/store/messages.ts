@@ -210,7 +210,14 @@ async function createIn(
   const jobs: NewJob[] = [];
   const dueMessages = new Map<
     number,
-    { accountId: number; at: number; reported: boolean; sender: string; body: string; expiresAt: number | null }
+    {
+      accountId: number;
+      at: number;
+      reported: boolean;
+      sender: string;
+      body: string;
+      expiresAt: number | null;
+    }
   >();
   const createdAt = items[0]?.message.createdAt ?? 0;
   accepted.forEach(({ input: { message, recipients }, result }, i) => {

@@ -3,7 +3,7 @@ import { combinePartStates } from '../domain/receipt-status.js';
 import type { CarrierReceipt } from '../carriers/port.js';
 import type { Dialect } from './dialect.js';
 import { chunk, INSERT_CHUNK, IN_CHUNK } from './chunks.js';
-import { list, runShaped } from './shaped-sql.js';
+import { list, rows as tableOf, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
 
@@ -11,6 +11,10 @@ import { applyChanges, type Change, type Changed, type TransitionSink } from './
  * Records part receipts and moves recipients whose parts now decide their status. A receipt
  * for an id not recorded yet (it overtook its submit response) is kept as an orphan and
  * applied when the submit is recorded, so it is never lost.
+ *
+ * A constant number of statements however many receipts: one read of every part of the
+ * recipients concerned (their states as they are), the new part states worked out here in
+ * arrival order, one UPDATE of the parts that changed, one move per resulting status.
  */
 export async function applyReceiptsIn(
   tx: Kysely<Database>,
@@ -21,22 +25,26 @@ export async function applyReceiptsIn(
   sink?: TransitionSink,
 ): Promise<Changed[]> {
   if (receipts.length === 0) return [];
-  const parts: { carrier_id: string; recipient_id: number }[] = [];
-  for (const part of chunk([...new Set(receipts.map((r) => r.carrierId))], IN_CHUNK)) {
-    const { rows } = await runShaped<{ carrier_id: string; recipient_id: number }>(
+  // Locked on PostgreSQL: a duplicate receipt on another node's bind waits for this one.
+  const lock = dialect.rowLocks ? ' for update of "all"' : '';
+  const parts = new Map<string, PartRow>();
+  for (const ids of chunk([...new Set(receipts.map((r) => r.carrierId))], IN_CHUNK)) {
+    const { rows } = await runShaped<PartRow>(
       tx,
-      'parts-of',
+      `parts-of-recipients|${lock}`,
       (p) =>
-        'select "carrier_id", "recipient_id" from "recipient_parts" ' +
-        `where "connector" = ${p.one()} and "carrier_id" ${p.in()}`,
-      [connector, list(part)],
+        'select "all"."connector", "all"."carrier_id", "all"."recipient_id", "all"."part", "all"."state" ' +
+        'from "recipient_parts" as "hit" inner join "recipient_parts" as "all" ' +
+        'on "all"."recipient_id" = "hit"."recipient_id" ' +
+        `where "hit"."connector" = ${p.one()} and "hit"."carrier_id" ${p.in()}${lock}`,
+      [connector, list(ids)],
     );
-    for (const r of rows) parts.push(r);
+    for (const r of rows) parts.set(`${r.connector}\n${r.carrier_id}`, r);
   }
-  const known = new Map(parts.map((p) => [p.carrier_id, p.recipient_id]));
+  const partOf = (carrierId: string) => parts.get(`${connector}\n${carrierId}`);
   // The last receipt of an id wins, as one row per id in one statement (PostgreSQL refuses an
   // ON CONFLICT that would touch a row twice).
-  const orphans = new Map(receipts.filter((r) => !known.has(r.carrierId)).map((r) => [r.carrierId, r]));
+  const orphans = new Map(receipts.filter((r) => !partOf(r.carrierId)).map((r) => [r.carrierId, r]));
   const orphanRows = [...orphans.values()].map((r) => ({
     connector,
     carrier_id: r.carrierId,
@@ -57,55 +65,47 @@ export async function applyReceiptsIn(
       )
       .execute();
   }
-  // One statement per (state, time) pair rather than per receipt, in arrival order (an id's later
-  // receipt applies after its earlier one; the guard keeps a final state). A single
-  // UPDATE … FROM (VALUES …) with each part's time was tried: SQLite's planner scanned
-  // recipient_parts for it, 12 ms per statement in the ingest bench.
-  const groups = new Map<string, { state: string; at: number; ids: string[] }>();
+  // In arrival order: an open or in-transit part takes the receipt's state; a final one keeps
+  // its own, so a late or repeated receipt changes nothing.
+  const moved = new Map<string, { state: string; at: number }>();
   for (const r of receipts) {
-    if (!known.has(r.carrierId)) continue;
-    const key = `${r.state}:${r.at}`;
-    const group = groups.get(key) ?? { state: r.state, at: r.at, ids: [] };
-    group.ids.push(r.carrierId);
-    groups.set(key, group);
+    const part = partOf(r.carrierId);
+    if (!part || (part.state !== null && part.state !== 'enroute')) continue;
+    part.state = r.state;
+    moved.set(r.carrierId, { state: r.state, at: r.at });
   }
-  for (const { state, at, ids: carrierIds } of groups.values()) {
-    for (const part of chunk(carrierIds, IN_CHUNK)) {
-      // A final part state is kept; only an open or in-transit part moves.
-      await runShaped(
-        tx,
-        'part-state',
-        (p) =>
-          `update "recipient_parts" set "state" = ${p.one()}, "state_at" = ${p.one()} ` +
-          `where "connector" = ${p.one()} and "carrier_id" ${p.in()} ` +
-          `and ("state" is null or "state" = ${p.one()})`,
-        [state, at, connector, list(part), 'enroute'],
-      );
-    }
-  }
-  const recipients = [...new Set(parts.map((p) => p.recipient_id))];
-  if (recipients.length === 0) return [];
-  const states: { recipient_id: number; state: string | null }[] = [];
-  for (const part of chunk(recipients, IN_CHUNK)) {
-    const { rows } = await runShaped<{ recipient_id: number; state: string | null }>(
+  for (const rows of chunk([...moved], IN_CHUNK)) {
+    await runShaped(
       tx,
-      'part-states',
-      (p) =>
-        'select "recipient_id", "state" from "recipient_parts" ' +
-        `where "recipient_id" ${p.in()} order by "recipient_id", "part"`,
-      [list(part)],
+      'part-states-set',
+      (p) => `with v (carrier_id, state, at) as (${p.rows(['text', 'text', 'bigint'])})
+      update recipient_parts set state = v.state, state_at = v.at
+      from v
+      where recipient_parts.connector = ${p.one()} and recipient_parts.carrier_id = v.carrier_id
+        and (recipient_parts.state is null or recipient_parts.state = 'enroute')`,
+      [tableOf(rows.map(([carrierId, m]) => [carrierId, m.state, m.at])), connector],
     );
-    for (const r of rows) states.push(r);
   }
-  const byRecipient = new Map<number, (string | null)[]>();
-  for (const s of states)
-    byRecipient.set(s.recipient_id, [...(byRecipient.get(s.recipient_id) ?? []), s.state]);
+  const byRecipient = new Map<number, PartRow[]>();
+  for (const part of parts.values()) {
+    const list = byRecipient.get(part.recipient_id) ?? [];
+    list.push(part);
+    byRecipient.set(part.recipient_id, list);
+  }
   const changes: Change[] = [];
-  for (const [recipientId, partStates] of byRecipient) {
-    const status = combinePartStates(partStates);
+  for (const [recipientId, partRows] of byRecipient) {
+    const status = combinePartStates(partRows.sort((a, b) => a.part - b.part).map((p) => p.state));
     if (status !== null) changes.push({ recipientId, to: status });
   }
   return applyChanges(tx, dialect, changes, now, sink);
+}
+
+interface PartRow {
+  connector: string;
+  carrier_id: string;
+  recipient_id: number;
+  part: number;
+  state: string | null;
 }
 
 /** Orphan receipts whose carrier ids are now recorded: applied and removed. */

@@ -427,13 +427,14 @@ describe.each(ENGINES)('webhook queue on %s', (engineName) => {
       const fast = await account({ callback_url: healthy.url }, node.origin);
       await send(
         slow.key,
-        Array.from({ length: 40 }, (_, i) => `+614915${String(i).padStart(4, '0')}0`),
+        Array.from({ length: 100 }, (_, i) => `+614915${String(i).padStart(4, '0')}0`),
         node.origin,
       );
-      // The stuck receiver now holds its full share of attempts.
+      // The stuck receiver now holds its full share of attempts: 64 in flight (8 connections,
+      // 8 pipelined on each), the rest waiting their turn.
       await until(
         () => stuck.open,
-        (n) => n >= 8,
+        (n) => n >= 64,
       );
       const sentAt = Date.now();
       await send(
@@ -448,8 +449,8 @@ describe.each(ENGINES)('webhook queue on %s', (engineName) => {
       );
       // Delivered while every attempt to the stuck receiver was still waiting on its 5 s timeout.
       expect(Date.now() - sentAt).toBeLessThan(3_000);
-      expect(stuck.open).toBe(8);
-      expect(stuck.maxOpen).toBe(8);
+      expect(stuck.open).toBe(64);
+      expect(stuck.maxOpen).toBe(64);
     } finally {
       await stuck.close();
       await healthy.close();

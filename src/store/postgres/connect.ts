@@ -38,7 +38,11 @@ const names = new Map<string, string>();
  * the engine's statements. Other statements (the admin API's, built by Kysely) go unnamed.
  */
 function prepareShapedStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown;
+  const query = client.query.bind(client) as (
+    config: unknown,
+    values?: unknown,
+    callback?: unknown,
+  ) => unknown;
   client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
     if (typeof text !== 'string' || !text.startsWith(SHAPED_MARK)) return query(text, values, callback);
     let name = names.get(text);

@@ -30,6 +30,12 @@ export function connectSqlite(path: string, options: SqliteOptions = {}): Connec
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('cache_size = -65536');
+  // A checkpoint copies each page changed since the last one back into the database file,
+  // once however often it changed. The engine changes the same index and table pages in every
+  // transaction; at the default of 1,000 pages a checkpoint ran every few dozen transactions
+  // and commits cost twice as much (a 20-recipient turn: 530 -> 290 us). The WAL grows to
+  // about 40 MB at most before it is copied back.
+  raw.pragma('wal_autocheckpoint = 10000');
   const statements = withStatementCache(raw);
   const database = options.writeLock ? withWriteLock(statements, raw, options.writeLock) : statements;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });

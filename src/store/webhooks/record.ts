@@ -98,7 +98,8 @@ export async function recordAttemptsIn(
     await runShaped(
       tx,
       'delivery-release',
-      (p) => `update "webhook_deliveries" set "locked_by" = null where "id" ${p.in()} and "locked_by" = ${p.one()}`,
+      (p) =>
+        `update "webhook_deliveries" set "locked_by" = null where "id" ${p.in()} and "locked_by" = ${p.one()}`,
       [list(part), worker],
     );
   }
