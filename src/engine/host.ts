@@ -10,7 +10,7 @@ import type { Router } from '../carriers/routing/router.js';
 import type { EndpointState } from '../webhooks/sender.js';
 import type { SendWork } from '../store/engine-store.js';
 import { startEngine, type Engine, type NodeIdentity, type WakeKind } from './engine.js';
-import { createSendRoom, type SendRoom } from './send-room.js';
+import type { SendRoom } from './send-room.js';
 
 /** The sending engine as the rest of the server sees it, wherever it runs. */
 export interface SendingEngine {
