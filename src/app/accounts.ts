@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { isUniqueViolation } from '../store/unique-violation.js';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import { illegal } from '../domain/errors.js';
 import { isValidTimeZone } from '../domain/dates.js';
@@ -129,6 +130,23 @@ export const BOOTSTRAP_ACCOUNT = 'default';
  * if it is not live yet, so a configured bootstrap key always works.
  */
 export async function ensureBootstrapAccount(
+  store: Store,
+  bootstrapKey: string | null,
+  now: number,
+  logger: Logger,
+): Promise<{ apiKey: string | null }> {
+  // Several nodes may start at once on an empty store: the one that loses the race for the
+  // account's name (or the key's hash) finds it there on a second look.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ensureBootstrapOnce(store, bootstrapKey, now, logger);
+    } catch (error) {
+      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+async function ensureBootstrapOnce(
   store: Store,
   bootstrapKey: string | null,
   now: number,
