@@ -20,6 +20,10 @@ const BENCHES: Record<string, Bench> = {
     summary: 'Webhooks: per_recipient_final for 50,000 recipients; beside a receiver that always times out',
     run: async (argv) => (await import('./webhooks.js')).runWebhooksBench(argv),
   },
+  e2e: {
+    summary: 'End to end: API → SMPP to smsc-sim with receipts → webhooks; CPU per message, lag, RSS',
+    run: async (argv) => (await import('./e2e.js')).runE2eBench(argv),
+  },
   smpp: {
     summary: 'SMPP: 100,000 recipients API → connector → smsc-sim (window 100), to sent and to delivered',
     run: async (argv) => (await import('./smpp.js')).runSmppBench(argv),

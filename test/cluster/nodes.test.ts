@@ -191,16 +191,21 @@ describe('several nodes on one PostgreSQL', () => {
     a.child.kill('SIGKILL');
     await a.exited;
     const killedAt = Date.now();
-    // b notices a's lease has lapsed and takes its work: nothing is held by a any more.
+    // b notices that a's lease has lapsed and takes its work over: a's row goes with it.
     await until(
-      () => db.query<{ n: string }>('select count(*) as n from recipients where locked_by = $1', [aNode]),
-      (rows) => Number(rows[0]!.n) === 0,
+      () => db.query('select id from nodes where id = $1', [aNode]),
+      (rows) => rows.length === 0,
     );
     const takenOverAfter = Date.now() - killedAt;
     // The lease (3 s) and one round of the reaper (half of it), with room for a busy machine:
     // what matters is that the lease, not a timeout of a minute or more, brought it back.
     expect(takenOverAfter).toBeLessThan(3_000 + 1_500 + 5_000);
-    expect(await db.query('select id from nodes where id = $1', [aNode])).toEqual([]);
+    expect(
+      await db.query("select id from recipients where locked_by = $1 and status = 'submitted'", [aNode]),
+    ).toEqual([]);
+    expect(
+      await db.query("select id from webhook_deliveries where locked_by = $1 and state = 'pending'", [aNode]),
+    ).toEqual([]);
 
     const statuses = await until(
       () => db.query<{ msisdn: string; status: string }>('select msisdn, status from recipients'),
