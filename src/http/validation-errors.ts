@@ -1,14 +1,14 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { ValidationType, type ValidationDetail } from '../domain/errors.js';
 
-/** What a person should do about a bad value, per argument of the public and admin APIs. */
+/** What a person should do about a bad value, per argument of the public API's POST body. */
 const FIELD_HELP: Record<string, string> = {
   to: 'to must be a non-empty array of msisdns in E.164 format, within the recipient limit',
   from: 'from must be an msisdn in E.164 format or an alphanumeric sender id of 1-11 characters',
   body: 'body must be text of 1 to 2000 characters',
   send_at: dateHelp('send_at'),
   expires_at: dateHelp('expires_at'),
-  ttl: 'ttl must be a whole number of seconds greater than 0',
+  ttl: 'ttl must be a whole number of seconds, 0 or more, as a JSON integer or a string of digits',
   num_parts_max: 'num_parts_max must be a whole number of at least 1',
   ref: 'ref must be text of at most 80 characters',
   callbackURL: 'callbackURL must be an http or https URL',
@@ -19,6 +19,43 @@ const FIELD_HELP: Record<string, string> = {
 
 function dateHelp(name: string): string {
   return `${name} must be Unix seconds, "YYYY-MM-DD hh:mm:ss", or ISO 8601 with Z or an offset such as -0300`;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  string: 'text',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+};
+
+/** A sentence about one schema violation of the argument `name`, from the failing keyword. */
+export function describeViolation(name: string, error: FastifySchemaValidationError): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type': {
+      const types = String(params.type).split(',');
+      return `${name} must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}`;
+    }
+    case 'enum':
+      return `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => String(v)).join(', ')}`;
+    case 'minimum':
+      return `${name} must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `${name} must be at most ${String(params.limit)}`;
+    case 'minLength':
+      return `${name} must be at least ${String(params.limit)} characters long`;
+    case 'maxLength':
+      return `${name} must be at most ${String(params.limit)} characters long`;
+    case 'minItems':
+      return `${name} must have at least ${String(params.limit)} items`;
+    case 'maxItems':
+      return `${name} must have at most ${String(params.limit)} items`;
+    default:
+      return `${name} ${error.message ?? 'is invalid'}`;
+  }
 }
 
 /**
@@ -33,7 +70,7 @@ export function describeBodyError(error: FastifySchemaValidationError, body: unk
   }
   const path = error.instancePath.split('/').slice(1);
   const field = path[0];
-  if (field === undefined) {
+  if (field === undefined || body === null || typeof body !== 'object') {
     return {
       httpStatus: 400,
       type: ValidationType.JsonInvalid,
@@ -41,7 +78,7 @@ export function describeBodyError(error: FastifySchemaValidationError, body: unk
       info: 'The request body must be a JSON object',
     };
   }
-  const value = (body as Record<string, unknown>)[field];
+  const value: unknown = Object.getOwnPropertyDescriptor(body, field)?.value;
   // Optional fields accept null, so a null that fails the schema belongs to a required one.
   if (value === null) {
     return {
@@ -51,13 +88,35 @@ export function describeBodyError(error: FastifySchemaValidationError, body: unk
       info: `${field} is required`,
     };
   }
-  const item = path.length > 1 && Array.isArray(value) ? value[Number(path[1])] : undefined;
+  const item: unknown = path.length > 1 && Array.isArray(value) ? value[Number(path[1])] : undefined;
   const badValue = error.keyword === 'maxItems' && Array.isArray(value) ? value.length : (item ?? value);
   return {
     httpStatus: 403,
     type: ValidationType.ValIllegal,
     argument: field,
     badValue,
-    info: FIELD_HELP[field] ?? `${field} ${error.message ?? 'is invalid'}`,
+    info: FIELD_HELP[field] ?? describeViolation(field, error),
   };
+}
+
+/** A malformed query parameter (decisions §4: 400 VAL_ILLEGAL naming it). */
+export function describeQueryError(
+  error: FastifySchemaValidationError,
+  query: unknown,
+): { argument: string | null; info: string } {
+  const name = error.instancePath.split('/')[1];
+  if (name === undefined) return { argument: null, info: `The query string is malformed` };
+  const raw: unknown =
+    query !== null && typeof query === 'object'
+      ? Object.getOwnPropertyDescriptor(query, name)?.value
+      : undefined;
+  if (error.keyword === 'type' && Array.isArray(raw))
+    return { argument: name, info: `${name} may be given only once` };
+  return { argument: name, info: describeViolation(name, error) };
+}
+
+/** A path segment no resource can have: the 404 of decisions §4, saying why. */
+export function describeParamError(error: FastifySchemaValidationError): string {
+  const name = error.instancePath.split('/')[1] ?? 'path';
+  return error.keyword === 'enum' ? describeViolation(name, error) : `No such ${name}`;
 }

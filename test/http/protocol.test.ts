@@ -100,7 +100,10 @@ describe.each(ENGINES)('protocol edges on %s', (engine) => {
       expect.arrayContaining(['/admin/v1/accounts', '/v1/sms/message/{messageID}']),
     );
     const send = r.body.paths['/v1/sms/message'].post;
-    expect(Object.keys(send.requestBody.content['application/json'].schema.properties)).toEqual(
+    expect(send.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SendSmsRequest',
+    });
+    expect(Object.keys(r.body.components.schemas.SendSmsRequest.properties)).toEqual(
       expect.arrayContaining([
         'to',
         'from',
@@ -116,7 +119,7 @@ describe.each(ENGINES)('protocol edges on %s', (engine) => {
       ]),
     );
     expect(Object.keys(send.responses)).toEqual(
-      expect.arrayContaining(['200', '201', '400', '401', '403', '404', '405']),
+      expect.arrayContaining(['200', '201', '400', '401', '403', '404', '405', '413', '429', '500']),
     );
   });
 

@@ -151,7 +151,10 @@ describe.each(ENGINES)('POST /admin/v1/simulator/inbound on %s', (engine) => {
     const r = await call(t, 'GET', '/v1/openapi.json', undefined, null);
     const post = r.body.paths[PATH].post;
     expect(post.tags).toEqual(['admin']);
-    expect(Object.keys(post.requestBody.content['application/json'].schema.properties)).toEqual([
+    expect(post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SimulatedInboundRequest',
+    });
+    expect(Object.keys(r.body.components.schemas.SimulatedInboundRequest.properties)).toEqual([
       'from',
       'to',
       'body',
