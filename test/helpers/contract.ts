@@ -102,6 +102,11 @@ export class Contract {
     return [...problems, ...this.validate('#/components/schemas/MethodNotAllowed', exchange.body)];
   }
 
+  /** What is wrong with `value` as the component schema `name`, or an empty list. */
+  checkSchema(name: string, value: unknown): string[] {
+    return this.validate(`#/components/schemas/${name}`, JSON.stringify(value));
+  }
+
   private validate(pointer: string, body: string): string[] {
     let value: unknown;
     try {
