@@ -22,16 +22,15 @@ export function parseJsonBody(text: string): unknown {
   return value;
 }
 
-/** Walks with a stack of its own, so that the check itself cannot overflow. */
-function depthExceeds(root: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [value, depth] = next;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
+/**
+ * True when `value` holds containers more than `levels` deep. It recurses, but never past
+ * `levels` + 1 frames, so the check itself cannot overflow.
+ */
+function depthExceeds(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels === 0) return true;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    if (child !== null && typeof child === 'object' && depthExceeds(child, levels - 1)) return true;
   }
   return false;
 }

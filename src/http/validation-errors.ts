@@ -33,14 +33,14 @@ const TYPE_WORDS: Record<string, string> = {
 
 /** A sentence about one schema violation of the argument `name`, from the failing keyword. */
 export function describeViolation(name: string, error: FastifySchemaValidationError): string {
-  const params = error.params as Record<string, unknown>;
+  const { params } = error;
   switch (error.keyword) {
     case 'type': {
       const types = String(params.type).split(',');
       return `${name} must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}`;
     }
     case 'enum':
-      return `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => String(v)).join(', ')}`;
+      return `${name} must be one of ${Array.isArray(params.allowedValues) ? params.allowedValues.map(String).join(', ') : '…'}`;
     case 'minimum':
       return `${name} must be at least ${String(params.limit)}`;
     case 'maximum':
@@ -65,7 +65,7 @@ export function describeViolation(name: string, error: FastifySchemaValidationEr
  */
 export function describeBodyError(error: FastifySchemaValidationError, body: unknown): ValidationDetail {
   if (error.keyword === 'required') {
-    const name = String((error.params as { missingProperty?: string }).missingProperty ?? '');
+    const name = String(error.params.missingProperty ?? '');
     return { httpStatus: 400, type: ValidationType.ArgMissing, argument: name, info: `${name} is required` };
   }
   const path = error.instancePath.split('/').slice(1);

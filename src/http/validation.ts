@@ -52,11 +52,17 @@ interface PropertySchema {
 
 function stringValidator(schema: object): ValidationResult {
   const validate = strings.compile(schema);
-  const properties = (schema as { properties?: Record<string, PropertySchema> }).properties ?? {};
+  const properties: Readonly<Record<string, PropertySchema>> =
+    'properties' in schema && isRecord(schema.properties) ? schema.properties : {};
   return (data: unknown) => {
     const value = readStrings(properties, data);
     return validate(value) ? { value } : { error: validate.errors ?? [] };
   };
+}
+
+/** Route schemas are our own TypeBox objects: their properties are schemas. */
+function isRecord(value: unknown): value is Record<string, PropertySchema> {
+  return value !== null && typeof value === 'object';
 }
 
 /** The query or path values typed as their schemas declare; values that do not read stay as given, for Ajv to refuse. */
