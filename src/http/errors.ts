@@ -73,16 +73,17 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (first !== undefined) {
     const context = error.validationContext;
     if (context === 'body') {
-      const e = describeBodyError(first, request.body);
+      const e = describeBodyError(first, request.body, request.routeOptions.schema?.body);
       return e.httpStatus === 400
         ? reply.code(400).send(errorBody.badRequest(e.type, e.argument, e.info))
         : reply.code(403).send(errorBody.forbidden(e.type, e.argument, e.badValue, e.info));
     }
     if (context === 'params') return reply.code(404).send(errorBody.notFound(describeParamError(first)));
-    const { argument, info } = describeQueryError(
-      first,
-      context === 'querystring' ? request.query : request.headers,
-    );
+    const { schema } = request.routeOptions;
+    const { argument, info } =
+      context === 'querystring'
+        ? describeQueryError(first, request.query, schema?.querystring)
+        : describeQueryError(first, request.headers, schema?.headers);
     return reply.code(400).send(errorBody.badRequest(ValidationType.ValIllegal, argument, info));
   }
 

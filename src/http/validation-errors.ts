@@ -31,8 +31,19 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'null',
 };
 
-/** A sentence about one schema violation of the argument `name`, from the failing keyword. */
-export function describeViolation(name: string, error: FastifySchemaValidationError): string {
+/**
+ * A sentence about one schema violation of the argument `name`, from the failing keyword and,
+ * for a whole number with bounds, the range its schema (`property`) allows.
+ */
+export function describeViolation(
+  name: string,
+  error: FastifySchemaValidationError,
+  property?: unknown,
+): string {
+  const range = integerRange(property);
+  if (range !== null && ['type', 'minimum', 'maximum'].includes(error.keyword)) {
+    return `${name} must be a whole number from ${range.minimum} to ${range.maximum}`;
+  }
   const { params } = error;
   switch (error.keyword) {
     case 'type': {
@@ -58,12 +69,33 @@ export function describeViolation(name: string, error: FastifySchemaValidationEr
   }
 }
 
+function integerRange(schema: unknown): { minimum: number; maximum: number } | null {
+  if (schema === null || typeof schema !== 'object') return null;
+  const { type, minimum, maximum } = { type: undefined, minimum: undefined, maximum: undefined, ...schema };
+  return type === 'integer' && typeof minimum === 'number' && typeof maximum === 'number'
+    ? { minimum, maximum }
+    : null;
+}
+
+/** The schema of the property `name` of an object schema (a route's body or query), if any. */
+export function propertyOf(schema: unknown, name: string): unknown {
+  if (schema === null || typeof schema !== 'object' || !('properties' in schema)) return undefined;
+  const { properties } = schema;
+  return properties !== null && typeof properties === 'object'
+    ? Object.getOwnPropertyDescriptor(properties, name)?.value
+    : undefined;
+}
+
 /**
  * Maps the first schema violation of a JSON body to the error contract of decisions §4:
  * a missing or null required argument is 400 ARG_MISSING, a body that is not an object is
  * 400 JSON_INVALID, and any other disallowed value is 403 VAL_ILLEGAL with the value as given.
  */
-export function describeBodyError(error: FastifySchemaValidationError, body: unknown): ValidationDetail {
+export function describeBodyError(
+  error: FastifySchemaValidationError,
+  body: unknown,
+  schema?: unknown,
+): ValidationDetail {
   if (error.keyword === 'required') {
     const name = String(error.params.missingProperty ?? '');
     return { httpStatus: 400, type: ValidationType.ArgMissing, argument: name, info: `${name} is required` };
@@ -95,7 +127,7 @@ export function describeBodyError(error: FastifySchemaValidationError, body: unk
     type: ValidationType.ValIllegal,
     argument: field,
     badValue,
-    info: FIELD_HELP[field] ?? describeViolation(field, error),
+    info: FIELD_HELP[field] ?? describeViolation(field, error, propertyOf(schema, field)),
   };
 }
 
@@ -103,6 +135,7 @@ export function describeBodyError(error: FastifySchemaValidationError, body: unk
 export function describeQueryError(
   error: FastifySchemaValidationError,
   query: unknown,
+  schema?: unknown,
 ): { argument: string | null; info: string } {
   const name = error.instancePath.split('/')[1];
   if (name === undefined) return { argument: null, info: `The query string is malformed` };
@@ -112,11 +145,14 @@ export function describeQueryError(
       : undefined;
   if (error.keyword === 'type' && Array.isArray(raw))
     return { argument: name, info: `${name} may be given only once` };
-  return { argument: name, info: describeViolation(name, error) };
+  return { argument: name, info: describeViolation(name, error, propertyOf(schema, name)) };
 }
 
 /** A path segment no resource can have: the 404 of decisions §4, saying why. */
 export function describeParamError(error: FastifySchemaValidationError): string {
   const name = error.instancePath.split('/')[1] ?? 'path';
-  return error.keyword === 'enum' ? describeViolation(name, error) : `No such ${name}`;
+  // messageID → "No message with that messageID", accountID → "No account with that accountID"…
+  return error.keyword === 'enum'
+    ? describeViolation(name, error)
+    : `No ${name.replace(/ID$/, '') || name} with that ${name}`;
 }
