@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
+import { checkContract } from '../helpers/contract.js';
 import { ENGINES } from '../helpers/engines.js';
 
 const SMSC = { host: 'smsc.example.net', port: 2775, system_id: 'smsgw', password: 'secret' };
@@ -358,6 +359,7 @@ describe.each(ENGINES)('connector state and router reloads on %s', (engine) => {
         reloads += 1;
       },
     });
+    checkContract(app);
   });
   afterAll(async () => {
     await app.close();

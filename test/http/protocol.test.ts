@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/http/app.js';
 import type { Store } from '../../src/store/port.js';
 import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
+import { checkContract } from '../helpers/contract.js';
 import { ENGINES } from '../helpers/engines.js';
 
 /** Every path of the API with the methods it supports (decisions §3). */
@@ -145,6 +146,7 @@ describe('unexpected failures', () => {
       logger: pino({ level: 'silent' }),
       now: () => Date.now(),
     });
+    checkContract(app);
     const r = await app.inject({
       method: 'GET',
       url: '/v1/sms/messages',
