@@ -1,5 +1,5 @@
 import { illegal, NotFoundError } from '../domain/errors.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, integerParam, type RawQuery } from './list-query.js';
+import { DEFAULT_LIMIT } from './list-query.js';
 import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
 import { formatDateTime } from '../domain/dates.js';
 import type { Account, NumberRecord, Store } from '../store/port.js';
@@ -95,10 +95,11 @@ export async function accountDetails(store: Store, a: Account) {
 }
 
 /** GET /admin/v1/accounts (decisions §16): by accountID, paged like the message lists. */
-export async function listAccounts(store: Store, query: RawQuery) {
-  const limit = integerParam(query, 'limit', 0, MAX_LIMIT) ?? DEFAULT_LIMIT;
-  const offset = integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
-  const { rows, more } = await store.accounts.list(limit, offset);
+export async function listAccounts(
+  store: Store,
+  page: { readonly limit?: number; readonly offset?: number },
+) {
+  const { rows, more } = await store.accounts.list(page.limit ?? DEFAULT_LIMIT, page.offset ?? 0);
   return { accounts: rows.map(accountView), more_results: more };
 }
 

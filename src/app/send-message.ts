@@ -145,9 +145,10 @@ function expiry(input: SendInput, sendAt: number, timeZone: string): number | nu
     if (expiresAt <= sendAt)
       throw illegal('expires_at', input.expires_at, 'expires_at must be after send_at');
   } else if (hasValue(input.ttl)) {
+    // A numeric string or a JSON non-negative integer (decisions §4); 0 expires at send_at.
     const ttl = String(input.ttl).trim();
-    if (!/^\d{1,10}$/.test(ttl) || Number(ttl) <= 0) {
-      throw illegal('ttl', input.ttl, 'ttl must be a whole number of seconds greater than 0');
+    if (!/^\d{1,10}$/.test(ttl)) {
+      throw illegal('ttl', input.ttl, 'ttl must be a whole number of seconds, 0 or more');
     }
     expiresAt = sendAt + Number(ttl) * 1000;
   }

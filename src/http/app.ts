@@ -1,19 +1,22 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/port.js';
 import { errorBody, handleClientError, handleError, handleFrameworkError } from './errors.js';
-import { openApiInfo } from './openapi.js';
 import { createStoreStats, type Stats } from '../app/stats.js';
+import { parseJsonBody } from './json-body.js';
+import { openApiOptions } from './openapi.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { consoleRoutes } from './routes/console.js';
 import { docsRoutes } from './routes/docs.js';
 import { inboundRoutes } from './routes/inbound.js';
 import { messageRoutes } from './routes/messages.js';
+import { validatorCompiler } from './validation.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -32,10 +35,17 @@ export interface AppDeps {
   readonly consoleDir?: string | null;
 }
 
-export type App = FastifyInstance;
+/** The Fastify instance with TypeBox types: route handlers are typed by their schemas. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  Logger,
+  TypeBoxTypeProvider
+>;
 
 export async function buildApp(deps: AppDeps): Promise<App> {
-  const app = Fastify({
+  const app: App = Fastify({
     loggerInstance: deps.logger,
     // Per-request log lines would cost more than the request itself at bulk rates.
     logController: new LogController({ disableRequestLogging: true }),
@@ -43,29 +53,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     // Room for SMSGW_MAX_RECIPIENTS numbers of ~20 bytes each plus the body.
     bodyLimit: Math.max(1 << 20, deps.config.maxRecipients * 40 + (64 << 10)),
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('account', null);
-  // Clients (and curl -d) often send JSON without a JSON content type: parse every body as JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    if (typeof body !== 'string' || body.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(body));
+      done(null, parseJsonBody(String(body)));
     } catch (error) {
-      done(error as Error, undefined);
+      done(error instanceof Error ? error : new SyntaxError(String(error)), undefined);
     }
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody.notFound('No such path')));
 
-  await app.register(swagger, { openapi: openApiInfo });
+  await app.register(swagger, openApiOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(
-    async (v1) => {
+    async (v1: App) => {
       messageRoutes(v1, deps);
       inboundRoutes(v1, deps);
       accountRoutes(v1, deps);
@@ -76,8 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const stats =
     deps.stats ??
     createStoreStats({ store: deps.store, now: deps.now, connectorStates: deps.connectorStates });
-  await app.register(async (admin) => adminRoutes(admin, { ...deps, stats }), { prefix: '/admin/v1' });
-  await app.register(async (ui) => consoleRoutes(ui, deps.consoleDir ?? null));
-  // The TypeBox provider only narrows handler types; the instance itself is an ordinary one.
-  return app as unknown as App;
+  await app.register(async (admin: App) => adminRoutes(admin, { ...deps, stats }), { prefix: '/admin/v1' });
+  await app.register(async (ui: App) => consoleRoutes(ui, deps.consoleDir ?? null));
+  return app;
 }

@@ -11,7 +11,7 @@ declare module 'fastify' {
 }
 
 /** The caller's account; routes behind `requireAccount` always have one. */
-export function accountOf(request: FastifyRequest): Account {
+export function accountOf(request: { readonly account: Account | null }): Account {
   if (!request.account) throw new Error('route is missing the requireAccount hook');
   return request.account;
 }

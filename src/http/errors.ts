@@ -8,35 +8,36 @@ import {
   ValidationError,
   ValidationType,
 } from '../domain/errors.js';
-import { describeBodyError } from './validation-errors.js';
+import { JsonDepthError } from './json-body.js';
+import { describeBodyError, describeParamError, describeQueryError } from './validation-errors.js';
 
 /** Builders for the error bodies of interface.md; every error response goes through them. */
 export const errorBody = {
-  badRequest: (type: string, argument: string | null, error: string) => ({
-    status_code: 400,
-    status_msg: 'Bad Request',
+  badRequest: (type: ValidationType, argument: string | null, error: string) => ({
+    status_code: 400 as const,
+    status_msg: 'Bad Request' as const,
     error,
     type,
     arguement: argument,
   }),
-  forbidden: (type: string, argument: string | null, badValue: unknown, info: string) => ({
-    status_code: 403,
-    status_msg: 'Forbidden',
+  forbidden: (type: ValidationType, argument: string | null, badValue: unknown, info: string) => ({
+    status_code: 403 as const,
+    status_msg: 'Forbidden' as const,
     error: info,
     type,
     arguement: argument,
     bad_value: badValue === undefined ? null : badValue,
     info,
   }),
-  unauthorized: () => ({ status_code: 401, status_msg: 'Unauthorized' }),
-  notFound: (info: string) => ({ status_code: 404, status_msg: 'Not Found', info }),
+  unauthorized: () => ({ status_code: 401 as const, status_msg: 'Unauthorized' as const }),
+  notFound: (info: string) => ({ status_code: 404 as const, status_msg: 'Not Found' as const, info }),
   methodNotAllowed: (allow: readonly string[]) => ({
-    status_code: 405,
-    status_msg: 'Method Not Allowed',
+    status_code: 405 as const,
+    status_msg: 'Method Not Allowed' as const,
     Allow: allow,
   }),
-  conflict: (info: string) => ({ status_code: 409, status_msg: 'Conflict', info }),
-  internal: () => ({ status_code: 500, status_msg: 'Internal Server Error' }),
+  conflict: (info: string) => ({ status_code: 409 as const, status_msg: 'Conflict' as const, info }),
+  internal: () => ({ status_code: 500 as const, status_msg: 'Internal Server Error' as const }),
   generic: (status: number) => ({ status_code: status, status_msg: HTTP_STATUS_TEXT[status] ?? 'Error' }),
 };
 
@@ -68,33 +69,34 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   }
   if (error instanceof AlreadyExistsError) return reply.code(409).send(errorBody.conflict(error.message));
 
-  if (error.validation) {
+  const first = error.validation?.[0];
+  if (first !== undefined) {
     const context = error.validationContext;
     if (context === 'body') {
-      const e = describeBodyError(error.validation[0]!, request.body);
+      const e = describeBodyError(first, request.body, request.routeOptions.schema?.body);
       return e.httpStatus === 400
         ? reply.code(400).send(errorBody.badRequest(e.type, e.argument, e.info))
         : reply.code(403).send(errorBody.forbidden(e.type, e.argument, e.badValue, e.info));
     }
-    if (context === 'params') return reply.code(404).send(errorBody.notFound('No such resource'));
-    const first = error.validation[0]!;
-    const argument = first.instancePath.split('/')[1] ?? null;
-    return reply
-      .code(400)
-      .send(
-        errorBody.badRequest(
-          ValidationType.ValIllegal,
-          argument,
-          `${argument ?? 'query'} ${first.message ?? 'is invalid'}`,
-        ),
-      );
+    if (context === 'params') return reply.code(404).send(errorBody.notFound(describeParamError(first)));
+    if (context === 'querystring' && first.keyword === 'required') {
+      const name = String(first.params.missingProperty ?? '');
+      return reply
+        .code(400)
+        .send(errorBody.badRequest(ValidationType.ArgMissing, name, `${name} is required`));
+    }
+    const { schema } = request.routeOptions;
+    const { argument, info } =
+      context === 'querystring'
+        ? describeQueryError(first, request.query, schema?.querystring)
+        : describeQueryError(first, request.headers, schema?.headers);
+    return reply.code(400).send(errorBody.badRequest(ValidationType.ValIllegal, argument, info));
   }
 
   if (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP_')) {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody.generic(413));
-    return reply
-      .code(400)
-      .send(errorBody.badRequest(ValidationType.JsonInvalid, null, 'The request body must be a JSON object'));
+    const why = error instanceof JsonDepthError ? error.message : 'The request body must be a JSON object';
+    return reply.code(400).send(errorBody.badRequest(ValidationType.JsonInvalid, null, why));
   }
 
   const status = error.statusCode ?? 500;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fetchChecked } from '../helpers/contract.js';
 
 /**
  * What a new user does: build, start the built server with nothing but the environment,
@@ -100,7 +101,7 @@ async function startServer(env: Record<string, string>) {
 }
 
 function post(url: string, key: string, body: unknown) {
-  return fetch(`${url}/sms/message`, {
+  return fetchChecked(`${url}/sms/message`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -208,10 +209,12 @@ describe('the smsgw CLI', () => {
 
     // The store is not empty, so no bootstrap account (and no key) is made this time.
     const server = await startServer({ SMSGW_DATABASE_URL: database });
-    const list = await fetch(`${server.url}/sms/messages`, { headers: { authorization: `Bearer ${key}` } });
+    const list = await fetchChecked(`${server.url}/sms/messages`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(list.status).toBe(200);
     expect(await list.json()).toEqual({ data: [], more_results: false });
-    const anonymous = await fetch(`${server.url}/sms/messages`, {
+    const anonymous = await fetchChecked(`${server.url}/sms/messages`, {
       headers: { authorization: 'Bearer nope' },
     });
     expect(anonymous.status).toBe(401);
