@@ -155,7 +155,11 @@ describe('npm start on an empty store', () => {
     expect(page.status).toBe(200);
     const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
     expect(script).toBeDefined();
-    expect((await fetch(new URL(script!, consoleUrl))).status).toBe(200);
+    const asset = await fetch(new URL(script!, consoleUrl));
+    expect(asset.status).toBe(200);
+    // Read to the end: an unread body keeps its connection busy, and the stop below would then
+    // wait out the shutdown grace period (5 s) for it.
+    await asset.arrayBuffer();
 
     const { code, ms } = await stop(server);
     expect(code).toBe(0);
