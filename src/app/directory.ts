@@ -1,4 +1,5 @@
 import { illegal, NotFoundError } from '../domain/errors.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, integerParam, type RawQuery } from './list-query.js';
 import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
 import { formatDateTime } from '../domain/dates.js';
 import type { Account, NumberRecord, Store } from '../store/port.js';
@@ -69,6 +70,8 @@ export function accountView(a: Account) {
     inbound_url: a.inboundUrl,
     delivery_report: a.deliveryReport,
     webhook_secret: a.webhookSecret,
+    rate_limit: a.rateLimit,
+    send_rate: a.sendRate,
     created_at: formatDateTime(a.createdAt),
   };
 }
@@ -91,4 +94,12 @@ export async function accountDetails(store: Store, a: Account) {
       revoked_at: k.revokedAt === null ? null : formatDateTime(k.revokedAt),
     })),
   };
+}
+
+/** GET /admin/v1/accounts (decisions §16): by accountID, paged like the message lists. */
+export async function listAccounts(store: Store, query: RawQuery) {
+  const limit = integerParam(query, 'limit', 0, MAX_LIMIT) ?? DEFAULT_LIMIT;
+  const offset = integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+  const { rows, more } = await store.accounts.list(limit, offset);
+  return { accounts: rows.map(accountView), more_results: more };
 }

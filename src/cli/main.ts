@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../config/config.js';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
+import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { serve } from '../main.js';
 import { COMMANDS } from './commands.js';
 import { SMSC_SIM_USAGE, runSmscSim } from './smsc-sim.js';
@@ -73,6 +73,7 @@ export async function runCli(argv: string[]): Promise<number> {
       error instanceof ValidationError ||
       error instanceof NotFoundError ||
       error instanceof ConflictError ||
+      error instanceof AlreadyExistsError ||
       error instanceof ConfigError
     ) {
       process.stderr.write(`smsgw: ${error.message}\n`);

@@ -75,3 +75,11 @@ export class ConflictError extends Error {
     this.argument = argument;
   }
 }
+
+/** Something with that name or number exists already (an account name, a routed number): 409. */
+export class AlreadyExistsError extends Error {
+  constructor(info: string) {
+    super(info);
+    this.name = 'AlreadyExistsError';
+  }
+}

@@ -2,6 +2,7 @@ import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  AlreadyExistsError,
   ConflictError,
   NotFoundError,
   QueryError,
@@ -40,8 +41,7 @@ export const errorBody = {
   generic: (status: number) => ({ status_code: status, status_msg: HTTP_STATUS_TEXT[status] ?? 'Error' }),
 };
 
-/** An admin resource that already exists (an inbound number routed elsewhere, say). */
-export class AlreadyExistsError extends Error {}
+export { AlreadyExistsError };
 
 /**
  * The one error handler: maps domain errors and Fastify's own (schema validation, JSON

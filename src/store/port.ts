@@ -25,6 +25,10 @@ export interface Account {
   readonly prevWebhookSecret: string | null;
   readonly prevSecretUntil: number | null;
   readonly createdAt: number;
+  /** API requests per second on each node; null = unlimited (decisions §13). */
+  readonly rateLimit: number | null;
+  /** Recipients per second handed to carriers across all nodes; null = unlimited. */
+  readonly sendRate: number | null;
 }
 
 export interface NewAccount {
@@ -37,10 +41,23 @@ export interface NewAccount {
   readonly deliveryReport: DeliveryReportType | null;
   readonly webhookSecret: string;
   readonly createdAt: number;
+  /** Unlimited when absent. */
+  readonly rateLimit?: number | null;
+  readonly sendRate?: number | null;
 }
 
 export type AccountPatch = Partial<
-  Pick<NewAccount, 'name' | 'timezone' | 'anySender' | 'callbackUrl' | 'inboundUrl' | 'deliveryReport'>
+  Pick<
+    NewAccount,
+    | 'name'
+    | 'timezone'
+    | 'anySender'
+    | 'callbackUrl'
+    | 'inboundUrl'
+    | 'deliveryReport'
+    | 'rateLimit'
+    | 'sendRate'
+  >
 > & {
   /** Replace the credit balance (null = unlimited). */
   readonly credits?: number | null;
@@ -66,10 +83,14 @@ export interface NumberRecord {
 }
 
 export interface AccountStore {
-  create(account: NewAccount): Promise<Account>;
+  /** Null when the name is taken. */
+  create(account: NewAccount): Promise<Account | null>;
   get(id: number): Promise<Account | null>;
+  /** Accounts by id, one more than `limit` read so the caller knows whether more exist. */
+  list(limit: number, offset: number): Promise<{ rows: Account[]; more: boolean }>;
   getByName(name: string): Promise<Account | null>;
   count(): Promise<number>;
+  /** Null when there is no such account; throws NameTakenError when renamed to a taken name. */
   update(id: number, patch: AccountPatch): Promise<Account | null>;
   /** Adds to a limited balance; an unlimited account stays unlimited. */
   addCredits(id: number, amount: number): Promise<Account | null>;

@@ -22,6 +22,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   smpp_connectors: SmppConnectorsTable;
   smpp_routes: SmppRoutesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export interface OutboxTable {
@@ -85,6 +86,10 @@ export interface AccountsTable {
   prev_webhook_secret: string | null;
   prev_secret_until: number | null;
   created_at: number;
+  /** API requests per second, counted per node; null = unlimited (decisions §13). */
+  rate_limit: number | null;
+  /** Recipients per second handed to carriers, across all nodes; null = unlimited. */
+  send_rate: number | null;
 }
 
 export interface ApiKeysTable {
@@ -253,5 +258,23 @@ export interface SmppRoutesTable {
   connector_id: number;
   /** Lower goes first. */
   priority: Generated<number>;
+  created_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: number;
+  key: string;
+  /** SHA-256 (hex) of the request body as canonical JSON. */
+  fingerprint: string;
+  /** running | done */
+  state: string;
+  /** The request holding a running key; null once done. */
+  owner: string | null;
+  /** When a running key's holder is presumed dead and another request may take it. */
+  locked_until: number | null;
+  message_id: number | null;
+  response_status: number | null;
+  /** The first answer's exact JSON body, replayed as it was. */
+  response_body: string | null;
   created_at: number;
 }

@@ -4,12 +4,14 @@ import { createAccount, issueKey, updateAccount } from '../../app/accounts.js';
 import {
   accountDetails,
   accountView,
+  listAccounts,
   addNumber,
   addSender,
   normaliseSenderArgument,
   numberView,
   requireAccountById,
 } from '../../app/directory.js';
+import type { RawQuery } from '../../app/list-query.js';
 import { simulateInbound } from '../../app/receive-inbound.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { normaliseMsisdn } from '../../domain/msisdn.js';
@@ -18,6 +20,8 @@ import { requireAdmin } from '../auth.js';
 import { AlreadyExistsError } from '../errors.js';
 import { resource } from '../resource.js';
 import {
+  AccountList,
+  AccountListQuery,
   AccountParams,
   AccountView,
   CreateAccountBody,
@@ -55,6 +59,15 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const errors = { 400: BadRequestBody, 403: ForbiddenBody, 404: NotFoundBody, ...commonErrors };
 
   resource(app, '/accounts', {
+    GET: {
+      schema: {
+        ...base,
+        summary: 'List accounts by accountID',
+        querystring: AccountListQuery,
+        response: { 200: AccountList, 400: BadRequestBody, ...commonErrors },
+      },
+      handler: async (request) => listAccounts(store, request.query as RawQuery),
+    },
     POST: {
       schema: {
         ...base,
@@ -64,8 +77,6 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
       handler: async (request, reply) => {
         const body = request.body as Static<typeof CreateAccountBody>;
-        if (await store.accounts.getByName(body.name))
-          throw new AlreadyExistsError(`An account named ${body.name} exists`);
         const { account, key } = await createAccount(
           store,
           {
@@ -76,6 +87,8 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
             callbackUrl: body.callback_url,
             inboundUrl: body.inbound_url,
             deliveryReport: body.delivery_report,
+            rateLimit: body.rate_limit,
+            sendRate: body.send_rate,
           },
           now(),
         );
@@ -106,7 +119,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
         summary: 'Change settings, set or add credit, rotate the webhook secret',
         params: AccountParams,
         body: PatchAccountBody,
-        response: { 200: AccountView, ...errors },
+        response: { 200: AccountView, 409: ConflictBody, ...errors },
       },
       handler: async (request) => {
         const account = await requireAccountById(
@@ -125,6 +138,8 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
             callbackUrl: body.callback_url,
             inboundUrl: body.inbound_url,
             deliveryReport: body.delivery_report,
+            rateLimit: body.rate_limit,
+            sendRate: body.send_rate,
             addCredits: body.add_credits,
             rotateWebhookSecret: body.rotate_webhook_secret,
           },

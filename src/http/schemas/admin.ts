@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DELIVERY_REPORT_TYPES } from '../../domain/delivery-report.js';
+import { MAX_RATE } from '../../app/accounts.js';
 import { Nullable } from './common.js';
 
 const DeliveryReport = Nullable(Type.Union(DELIVERY_REPORT_TYPES.map((t) => Type.Literal(t))));
@@ -15,6 +16,26 @@ const settings = {
   callback_url: Type.Optional(Nullable(Type.String({ description: 'Default URL for delivery reports' }))),
   inbound_url: Type.Optional(Nullable(Type.String({ description: 'Default URL for inbound messages' }))),
   delivery_report: Type.Optional(DeliveryReport),
+  rate_limit: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_RATE,
+        description:
+          'API requests per second for the account, counted by each node on its own; over it: 429. null = unlimited',
+      }),
+    ),
+  ),
+  send_rate: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_RATE,
+        description:
+          'Recipients per second handed to carriers, across all nodes; the rest wait in submitted. null = unlimited',
+      }),
+    ),
+  ),
 };
 
 export const CreateAccountBody = Type.Object({
@@ -33,7 +54,7 @@ export const PatchAccountBody = Type.Object({
   ),
 });
 
-export const AccountView = Type.Object({
+const AccountViewFields = {
   accountID: Type.Integer(),
   name: Type.String(),
   timezone: Type.String(),
@@ -43,7 +64,13 @@ export const AccountView = Type.Object({
   inbound_url: Nullable(Type.String()),
   delivery_report: DeliveryReport,
   webhook_secret: Type.String(),
+  rate_limit: Nullable(Type.Integer()),
+  send_rate: Nullable(Type.Integer()),
   created_at: Type.String(),
+};
+
+export const AccountView = Type.Object({
+  ...AccountViewFields,
   senders: Type.Optional(Type.Array(Type.String())),
   numbers: Type.Optional(
     Type.Array(
@@ -99,4 +126,14 @@ export const NumberView = Type.Object({
   msisdn: Type.String(),
   ref: Nullable(Type.String()),
   inbound_url: Nullable(Type.String()),
+});
+
+export const AccountListQuery = Type.Object({
+  limit: Type.Optional(Type.String({ description: 'Default 100, maximum 500' })),
+  offset: Type.Optional(Type.String()),
+});
+
+export const AccountList = Type.Object({
+  accounts: Type.Array(Type.Object(AccountViewFields)),
+  more_results: Type.Boolean(),
 });

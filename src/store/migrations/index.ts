@@ -7,6 +7,10 @@ import { inbound } from './003_inbound.js';
 import { webhooks } from './004_webhooks.js';
 import { connectors } from './005_connectors.js';
 import { webhookQueue } from './006_webhook_queue.js';
+import { accountLimits } from './020_account_limits.js';
+import { idempotencyKeys } from './021_idempotency_keys.js';
+import { listFilters } from './022_list_filters.js';
+import { retention } from './023_retention.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -17,6 +21,11 @@ export const MIGRATIONS: readonly Migration[] = [
   webhooks,
   connectors,
   webhookQueue,
+  // 7-19 are kept for the sending engine's migrations.
+  accountLimits,
+  idempotencyKeys,
+  listFilters,
+  retention,
 ];
 
 /**
