@@ -11,6 +11,7 @@ import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
 import { startWebhookRunner, type DeliveryRunner } from './webhooks/delivery-runner.js';
 import { createReportSink } from './webhooks/report-sink.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 
 export interface RunningServer {
   readonly app: App;
@@ -21,6 +22,8 @@ export interface RunningServer {
   readonly bootstrapApiKey: string | null;
   /** Settles if the sending engine dies on its own: the server can no longer send. */
   readonly engineFailed: Promise<Error>;
+  /** This node's metrics, served at /metrics. */
+  readonly metrics: Metrics;
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
   let engine: SendingEngine | null = null;
+  // What GET /readyz reports besides the database (decisions §12).
+  let engineState = 'starting';
+  let stopping = false;
+  const metrics = createMetrics({ queueDepth: (at) => store.operations.queueDepth(at), now, logger });
   const app = await buildApp({
     config,
     store,
@@ -49,6 +56,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     wake: () => engine?.wake(),
     connectorStates: () => engine?.connectorStates() ?? Promise.resolve({}),
     onRoutingChanged: () => engine?.routingChanged(),
+    lifecycle: { engine: () => engineState, stopping: () => stopping },
+    metrics,
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -70,21 +79,27 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     await store.close();
     throw error;
   }
+  engineState = 'ok';
+  void engine.failed.then(() => (engineState = 'failed'));
   // Queued webhooks (from before a restart too) wait in the store until this starts.
   webhooks = await startWebhookRunner({ store, config, logger, now, workerId });
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host)
     ? 'localhost'
     : config.host;
   const baseUrl = `http://${host}:${port}/v1`;
-  let stopping: Promise<void> | null = null;
+  let shutdown: Promise<void> | null = null;
   return {
     app,
     store,
     baseUrl,
     bootstrapApiKey: apiKey,
     engineFailed: engine.failed,
+    metrics,
     stop() {
-      stopping ??= (async () => {
+      // Readiness goes false first, so a load balancer stops sending traffic while the API
+      // still answers what reaches it.
+      stopping = true;
+      shutdown ??= (async () => {
         // Each step is logged: a shutdown that takes long says where it is.
         const started = Date.now();
         const done = (step: string) => logger.info({ ms: Date.now() - started }, `shutdown: ${step}`);
@@ -99,7 +114,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         await store.close();
         done('database closed');
       })();
-      return stopping;
+      return shutdown;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -91,7 +92,10 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   }
 
   if (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP_')) {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody.generic(413));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // The rest of an oversized body is not worth reading to keep the connection.
+      return reply.code(413).header('connection', 'close').send(errorBody.generic(413));
+    }
     return reply
       .code(400)
       .send(errorBody.badRequest(ValidationType.JsonInvalid, null, 'The request body must be a JSON object'));
@@ -99,7 +103,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
 
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return reply.code(status).send(errorBody.generic(status));
-  request.log.error({ err: error }, 'unexpected error');
+  request.log.error({ err: error, reqId: request.id }, 'unexpected error');
   return reply.code(500).send(errorBody.internal());
 }
 
@@ -109,6 +113,8 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
  * interface.md instead of Fastify's.
  */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // Framework errors skip the onRequest hooks that set it on every other response.
+  reply.header('x-request-id', request.id);
   if (error.code === 'FST_ERR_BAD_URL') return reply.code(404).send(errorBody.notFound('No such path'));
   return handleError(error, request, reply);
 }
@@ -124,10 +130,14 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const status =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const body = JSON.stringify(errorBody.generic(status));
-  if (socket.writable) {
+  // Only while nothing of a response has gone out on this connection: a request timing out
+  // mid-body has a response object, but a second status line after a first would corrupt it.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
     socket.write(
       `HTTP/1.1 ${status} ${HTTP_STATUS_TEXT[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Type: application/json; charset=utf-8\r\nx-request-id: ${randomUUID()}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

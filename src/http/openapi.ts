@@ -14,11 +14,13 @@ export const openApiInfo = {
     securitySchemes: {
       apiKey: { type: 'http' as const, scheme: 'bearer', description: 'An API key of the account' },
       adminToken: { type: 'http' as const, scheme: 'bearer', description: 'SMSGW_ADMIN_TOKEN' },
+      metricsToken: { type: 'http' as const, scheme: 'bearer', description: 'SMSGW_METRICS_TOKEN' },
     },
   },
   tags: [
     { name: 'outbound', description: 'Sending and reading outbound messages' },
     { name: 'inbound', description: 'Reading inbound messages' },
     { name: 'admin', description: 'Accounts, keys, senders, numbers, webhooks and the simulator' },
+    { name: 'operations', description: 'Health and readiness probes and Prometheus metrics (no API key)' },
   ],
 };

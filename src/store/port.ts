@@ -4,6 +4,7 @@ import type { Status } from '../domain/status.js';
 import type { ConnectorStore } from './connectors.js';
 import type { EngineStore } from './engine-store.js';
 import type { InboundStore } from './inbound.js';
+import type { OperationsStore } from './operations.js';
 import type { WebhookStore } from './webhooks.js';
 
 /**
@@ -212,5 +213,6 @@ export interface Store {
   readonly inbound: InboundStore;
   readonly connectors: ConnectorStore;
   readonly webhooks: WebhookStore;
+  readonly operations: OperationsStore;
   close(): Promise<void>;
 }

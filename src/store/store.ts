@@ -6,6 +6,7 @@ import { withKeyCache } from './key-cache.js';
 import type { TransitionSink } from './transitions.js';
 import type { Connection } from './dialect.js';
 import { messageStore } from './messages.js';
+import { operationsStore } from './operations.js';
 import type { Store } from './port.js';
 import { webhookStore } from './webhooks.js';
 
@@ -22,6 +23,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),
     webhooks: webhookStore(conn.db, conn.dialect),
+    operations: operationsStore(conn.db),
     close: () => conn.close(),
   };
 }

@@ -13,13 +13,16 @@ const PATHS: [string, string[]][] = [
   ['/v1/sms/message/1', ['GET', 'PATCH', 'DELETE', 'OPTIONS']],
   ['/v1/sms/message/1/meta', ['GET', 'OPTIONS']],
   ['/v1/openapi.json', ['GET', 'OPTIONS']],
-  ['/admin/v1/accounts', ['POST', 'OPTIONS']],
+  ['/admin/v1/accounts', ['GET', 'POST', 'OPTIONS']],
   ['/admin/v1/accounts/1', ['GET', 'PATCH', 'OPTIONS']],
   ['/admin/v1/accounts/1/keys', ['POST', 'OPTIONS']],
   ['/admin/v1/accounts/1/keys/1', ['DELETE', 'OPTIONS']],
   ['/admin/v1/accounts/1/senders', ['POST', 'OPTIONS']],
   ['/admin/v1/accounts/1/senders/Acme', ['DELETE', 'OPTIONS']],
   ['/admin/v1/accounts/1/numbers', ['POST', 'OPTIONS']],
+  ['/healthz', ['GET', 'OPTIONS']],
+  ['/readyz', ['GET', 'OPTIONS']],
+  ['/metrics', ['GET', 'OPTIONS']],
 ];
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
