@@ -14,6 +14,7 @@ import { docsRoutes } from './routes/docs.js';
 import { inboundRoutes } from './routes/inbound.js';
 import { messageRoutes } from './routes/messages.js';
 import { operationsRoutes } from './routes/operations.js';
+import { registerRateLimit } from './rate-limit.js';
 import { registerRequestLog, requestIdOf } from './request-log.js';
 
 export interface AppDeps {
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.server.maxConnections = config.maxConnections;
   app.decorateRequest('account', null);
   registerRequestLog(app as unknown as App, deps.logger, metrics.http);
+  registerRateLimit(app as unknown as App, deps.now);
   // Clients (and curl -d) often send JSON without a JSON content type: parse every body as JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {

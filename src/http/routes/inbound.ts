@@ -5,7 +5,7 @@ import { listInbound, readInbound } from '../../app/read-inbound.js';
 import type { AppDeps } from '../app.js';
 import { accountOf, requireAccount } from '../auth.js';
 import { resource } from '../resource.js';
-import { BadRequestBody, NotFoundBody, commonErrors } from '../schemas/errors.js';
+import { BadRequestBody, NotFoundBody, accountErrors } from '../schemas/errors.js';
 import { InboundList, InboundListQuery, InboundMessage } from '../schemas/inbound.js';
 import { MessageIdParams } from '../schemas/messages.js';
 
@@ -24,7 +24,7 @@ export function inboundRoutes(app: FastifyInstance, deps: AppDeps): void {
         summary: 'List inbound messages',
         security,
         querystring: InboundListQuery,
-        response: { 200: InboundList, 400: BadRequestBody, ...commonErrors },
+        response: { 200: InboundList, 400: BadRequestBody, ...accountErrors },
       },
       handler: async (request) =>
         listInbound(store, accountOf(request), request.query as RawQuery, deps.now()),
@@ -40,7 +40,7 @@ export function inboundRoutes(app: FastifyInstance, deps: AppDeps): void {
         summary: 'Read an inbound message',
         security,
         params: MessageIdParams,
-        response: { 200: InboundMessage, 404: NotFoundBody, ...commonErrors },
+        response: { 200: InboundMessage, 404: NotFoundBody, ...accountErrors },
       },
       handler: async (request) =>
         readInbound(store, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),

@@ -8,7 +8,7 @@ import type { RawQuery } from '../../app/list-query.js';
 import { accountOf, requireAccount } from '../auth.js';
 import type { AppDeps } from '../app.js';
 import { resource } from '../resource.js';
-import { BadRequestBody, ForbiddenBody, NotFoundBody, commonErrors } from '../schemas/errors.js';
+import { BadRequestBody, ForbiddenBody, NotFoundBody, accountErrors } from '../schemas/errors.js';
 import {
   MessageIdParams,
   MessageOptionsParams,
@@ -44,7 +44,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
           400: BadRequestBody,
           403: ForbiddenBody,
           404: NotFoundBody,
-          ...commonErrors,
+          ...accountErrors,
         },
       },
       handler: async (request, reply) => {
@@ -74,7 +74,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
         summary: 'List outbound messages',
         security,
         querystring: OutboundListQuery,
-        response: { 200: OutboundList, 400: BadRequestBody, ...commonErrors },
+        response: { 200: OutboundList, 400: BadRequestBody, ...accountErrors },
       },
       handler: async (request) =>
         listMessages(store, accountOf(request), request.query as RawQuery, deps.now()),
@@ -90,7 +90,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
         summary: 'Read an outbound message',
         security,
         params: MessageIdParams,
-        response: { 200: OutboundMessage, 404: NotFoundBody, ...commonErrors },
+        response: { 200: OutboundMessage, 404: NotFoundBody, ...accountErrors },
       },
       handler: async (request) =>
         readMessage(store, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
@@ -109,7 +109,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
           400: BadRequestBody,
           403: ForbiddenBody,
           404: NotFoundBody,
-          ...commonErrors,
+          ...accountErrors,
         },
       },
       handler: async (request) =>
@@ -128,7 +128,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
         summary: 'Cancel every recipient not yet sent; answers the message with its status fields',
         security,
         params: MessageIdParams,
-        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...commonErrors },
+        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...accountErrors },
       },
       handler: async (request) =>
         cancelMessage(deps, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
@@ -144,7 +144,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
         summary: 'Read an outbound message with meta and/or status fields',
         security,
         params: MessageOptionsParams,
-        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...commonErrors },
+        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...accountErrors },
       },
       handler: async (request) => {
         const params = request.params as Static<typeof MessageOptionsParams>;

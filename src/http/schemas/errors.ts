@@ -62,3 +62,14 @@ export const commonErrors = {
   405: MethodNotAllowedBody,
   500: ServerErrorBody,
 } as const;
+
+export const TooManyRequestsBody = Type.Object(
+  { status_code: Type.Literal(429), status_msg: Type.Literal('Too Many Requests') },
+  {
+    $id: 'TooManyRequests',
+    description: "Over the account's rate_limit (counted per node); wait the Retry-After header's seconds",
+  },
+);
+
+/** Responses every endpoint behind an API key can give: commonErrors and the account's rate limit. */
+export const accountErrors = { ...commonErrors, 429: TooManyRequestsBody } as const;
