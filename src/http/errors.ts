@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AlreadyExistsError,
   ConflictError,
+  IdempotencyError,
   NotFoundError,
   QueryError,
   ValidationError,
@@ -38,6 +39,19 @@ export const errorBody = {
     Allow: allow,
   }),
   conflict: (info: string) => ({ status_code: 409, status_msg: 'Conflict', info }),
+  /** decisions §14, exactly as written there. */
+  idempotencyInProgress: () => ({
+    status_code: 409,
+    status_msg: 'Conflict',
+    type: 'IDEMPOTENCY_IN_PROGRESS',
+    arguement: 'Idempotency-Key',
+  }),
+  idempotencyMismatch: () => ({
+    status_code: 422,
+    status_msg: 'Unprocessable Entity',
+    type: 'IDEMPOTENCY_MISMATCH',
+    arguement: 'Idempotency-Key',
+  }),
   internal: () => ({ status_code: 500, status_msg: 'Internal Server Error' }),
   generic: (status: number) => ({ status_code: status, status_msg: HTTP_STATUS_TEXT[status] ?? 'Error' }),
 };
@@ -68,6 +82,11 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       .send(errorBody.forbidden(ValidationType.ValIllegal, error.argument, null, error.message));
   }
   if (error instanceof AlreadyExistsError) return reply.code(409).send(errorBody.conflict(error.message));
+  if (error instanceof IdempotencyError) {
+    return error.kind === 'mismatch'
+      ? reply.code(422).send(errorBody.idempotencyMismatch())
+      : reply.code(409).send(errorBody.idempotencyInProgress());
+  }
 
   if (error.validation) {
     const context = error.validationContext;

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
+import { completeIdempotencyIn } from './idempotency.js';
 import { insertRows, insertRowsReturning } from './insert-rows.js';
 import { listPage, type ListSort } from './list-page.js';
 import { JOB } from './job-kinds.js';
@@ -180,6 +181,10 @@ async function createIn(
     results.push({ kind: 'created', id: 0 });
   }
   const ids = await insertMessages(tx, accepted);
+  for (const [i, { input }] of accepted.entries()) {
+    if (input.idempotency)
+      await completeIdempotencyIn(tx, input.message.accountId, input.idempotency, ids[i]!);
+  }
 
   const pendingRows: unknown[][] = [];
   const dueRows: unknown[][] = [];

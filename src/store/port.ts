@@ -3,6 +3,7 @@ import type { Encoding } from '../domain/parts.js';
 import type { Status } from '../domain/status.js';
 import type { ConnectorStore } from './connectors.js';
 import type { EngineStore } from './engine-store.js';
+import type { IdempotencyStore, IdempotentCompletion } from './idempotency.js';
 import type { InboundStore } from './inbound.js';
 import type { OperationsStore } from './operations.js';
 import type { WebhookStore } from './webhooks.js';
@@ -152,6 +153,8 @@ export interface NewMessageInput {
   readonly message: NewMessage;
   readonly recipients: readonly string[];
   readonly credits: number;
+  /** An Idempotency-Key claim this message completes, in its own transaction (decisions §14). */
+  readonly idempotency?: IdempotentCompletion;
 }
 
 export type CreateMessageResult =
@@ -214,5 +217,6 @@ export interface Store {
   readonly connectors: ConnectorStore;
   readonly webhooks: WebhookStore;
   readonly operations: OperationsStore;
+  readonly idempotency: IdempotencyStore;
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { inboundStore } from './inbound.js';
 import { withKeyCache } from './key-cache.js';
 import type { TransitionSink } from './transitions.js';
 import type { Connection } from './dialect.js';
+import { idempotencyStore } from './idempotency.js';
 import { messageStore } from './messages.js';
 import { operationsStore } from './operations.js';
 import type { Store } from './port.js';
@@ -24,6 +25,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     connectors: connectorStore(conn.db),
     webhooks: webhookStore(conn.db, conn.dialect),
     operations: operationsStore(conn.db),
+    idempotency: idempotencyStore(conn.db),
     close: () => conn.close(),
   };
 }

@@ -1,15 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { listMessages, parseReadOptions, readMessage } from '../../app/read-messages.js';
-import { sendMessage } from '../../app/send-message.js';
+import { sendIdempotently } from '../../app/idempotent-send.js';
+import { createdAnswer, sendMessage, type SendResult } from '../../app/send-message.js';
 import { createMessageWriter } from '../../app/message-writer.js';
 import { cancelMessage, setPaused } from '../../app/control-message.js';
 import type { RawQuery } from '../../app/list-query.js';
 import { accountOf, requireAccount } from '../auth.js';
 import type { AppDeps } from '../app.js';
 import { resource } from '../resource.js';
-import { BadRequestBody, ForbiddenBody, NotFoundBody, accountErrors } from '../schemas/errors.js';
 import {
+  BadRequestBody,
+  ForbiddenBody,
+  IdempotencyInProgressBody,
+  IdempotencyMismatchBody,
+  NotFoundBody,
+  accountErrors,
+} from '../schemas/errors.js';
+import {
+  IdempotencyHeaders,
   MessageIdParams,
   MessageOptionsParams,
   OutboundList,
@@ -37,6 +46,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
         tags: ['outbound'],
         summary: 'Send an SMS to one or more recipients',
         security,
+        headers: IdempotencyHeaders,
         body: SendBody,
         response: {
           201: SendSmsCreated,
@@ -44,11 +54,31 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
           400: BadRequestBody,
           403: ForbiddenBody,
           404: NotFoundBody,
+          409: IdempotencyInProgressBody,
+          422: IdempotencyMismatchBody,
           ...accountErrors,
         },
       },
       handler: async (request, reply) => {
-        const result = await sendMessage(send, accountOf(request), request.body as Static<typeof SendBody>);
+        const account = accountOf(request);
+        const body = request.body as Static<typeof SendBody>;
+        // Node joins a repeated header into one string; the type allows an array too.
+        const header = request.headers['idempotency-key'];
+        const key = Array.isArray(header) ? header.join(', ') : header;
+        let result: SendResult;
+        if (key === undefined) {
+          result = await sendMessage(send, account, body);
+        } else {
+          const outcome = await sendIdempotently(send, account, body, key);
+          if (outcome.kind === 'replay') {
+            return reply
+              .code(outcome.status)
+              .header('idempotent-replayed', 'true')
+              .type('application/json; charset=utf-8')
+              .send(outcome.body);
+          }
+          result = outcome.result;
+        }
         if (result.kind === 'too_many_parts') {
           return reply.code(200).send({
             num_parts: result.numParts,
@@ -56,11 +86,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
             info: `The message needs ${result.numParts} parts, more than num_parts_max ${result.numPartsMax}; it was not sent`,
           });
         }
-        return reply.code(201).send({
-          messageID: result.messageID,
-          num_parts: result.numParts,
-          num_recipients: result.numRecipients,
-        });
+        return reply.code(201).send(createdAnswer(result.messageID, result.numParts, result.numRecipients));
       },
     },
   });

@@ -73,3 +73,23 @@ export const TooManyRequestsBody = Type.Object(
 
 /** Responses every endpoint behind an API key can give: commonErrors and the account's rate limit. */
 export const accountErrors = { ...commonErrors, 429: TooManyRequestsBody } as const;
+
+export const IdempotencyInProgressBody = Type.Object(
+  {
+    status_code: Type.Literal(409),
+    status_msg: Type.Literal('Conflict'),
+    type: Type.Literal('IDEMPOTENCY_IN_PROGRESS'),
+    arguement: Type.Literal('Idempotency-Key'),
+  },
+  { description: 'The first request with this Idempotency-Key is still running; retry shortly' },
+);
+
+export const IdempotencyMismatchBody = Type.Object(
+  {
+    status_code: Type.Literal(422),
+    status_msg: Type.Literal('Unprocessable Entity'),
+    type: Type.Literal('IDEMPOTENCY_MISMATCH'),
+    arguement: Type.Literal('Idempotency-Key'),
+  },
+  { description: 'This Idempotency-Key was used with a different request body' },
+);

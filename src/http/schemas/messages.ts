@@ -49,6 +49,17 @@ export function sendSmsBody(maxRecipients: number) {
   );
 }
 
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        'Idempotency-Key (1–255 printable ASCII), kept 24 hours per account: a repeat with an equal JSON body gets the ' +
+        'first answer again (header Idempotent-Replayed: true) and sends nothing; with another body, 422; while the ' +
+        'first runs, 409. Only successful answers are kept.',
+    }),
+  ),
+});
+
 export const SendSmsCreated = Type.Object({
   messageID: Type.Integer(),
   num_parts: Type.Integer(),
