@@ -1,6 +1,7 @@
 import { parseDateTime } from '../domain/dates.js';
 import { QueryError } from '../domain/errors.js';
-import { normaliseSender } from '../domain/msisdn.js';
+import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
+import { STATUSES, isStatus, type Status } from '../domain/status.js';
 import type { SortKey } from '../store/port.js';
 
 /**
@@ -76,6 +77,23 @@ export function numberListParam(query: RawQuery, name: string): string[] | undef
       throw new QueryError(name, `${name} must be msisdns or sender ids, comma-separated or repeated`);
     return normalised;
   });
+}
+
+/** One msisdn (`to=`): `+` optional, a leading space read as `+` (decisions §5). */
+export function msisdnParam(query: RawQuery, name: string): string | undefined {
+  const raw = single(query, name);
+  if (raw === undefined) return undefined;
+  const msisdn = normaliseMsisdn(raw);
+  if (msisdn === null) throw new QueryError(name, `${name} must be one msisdn in E.164 format, e.g. +61491570156`);
+  return msisdn;
+}
+
+/** A recipient status name of decisions §7 (`status=`). */
+export function statusParam(query: RawQuery): Status | undefined {
+  const raw = single(query, 'status');
+  if (raw === undefined) return undefined;
+  if (!isStatus(raw)) throw new QueryError('status', `status must be one of ${STATUSES.join(', ')}`);
+  return raw;
 }
 
 export function sortParam<F extends string>(query: RawQuery, fields: readonly F[]): SortKey<F>[] {

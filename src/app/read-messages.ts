@@ -4,9 +4,11 @@ import { MESSAGE_SORT_FIELDS } from '../store/port.js';
 import {
   booleanParam,
   commonListParams,
+  msisdnParam,
   numberListParam,
   refParam,
   sortParam,
+  statusParam,
   type RawQuery,
 } from './list-query.js';
 import { outboundWithOptions, plainOutbound, type ReadOptions } from './outbound-view.js';
@@ -57,12 +59,16 @@ export async function listMessages(store: Store, account: Account, query: RawQue
   const ref = refParam(query);
   const paused = booleanParam(query, 'paused');
   const completed = booleanParam(query, 'completed');
+  const recipient = msisdnParam(query, 'to');
+  const status = statusParam(query);
   const { rows, more } = await store.messages.list(account.id, {
     ...commonListParams(query, account.timezone, now),
     ...(senders !== undefined && { senders }),
     ...(ref !== undefined && { ref }),
     ...(paused !== undefined && { paused }),
     ...(completed !== undefined && { completed }),
+    ...(recipient !== undefined && { recipient }),
+    ...(status !== undefined && { status }),
     sort: sortParam(query, MESSAGE_SORT_FIELDS),
   });
   const recipients = await store.messages.recipientsOf(rows.map((r) => r.id));

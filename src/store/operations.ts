@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPending } from './webhooks/pending.js';
+import type { Dialect } from './dialect.js';
 import type { Database } from './schema.js';
 
 /** Work waiting in the whole store (every node's), for the gauges of decisions §12. */
@@ -22,7 +23,7 @@ export interface OperationsStore {
   queueDepth(now: number): Promise<QueueDepth>;
 }
 
-export function operationsStore(db: Kysely<Database>): OperationsStore {
+export function operationsStore(db: Kysely<Database>, dialect: Dialect): OperationsStore {
   return {
     async ping() {
       await sql`select 1`.execute(db);
@@ -35,17 +36,18 @@ export function operationsStore(db: Kysely<Database>): OperationsStore {
     },
 
     async queueDepth(now) {
-      // Pending and submitted recipients belong to messages not yet complete, which each
-      // account's messages_open index lists: read through it, account by account, the query
-      // touches the unfinished work only, however long the history.
-      const recipients = await sql<{ status: string; n: number | string }>`
-        select r.status, count(*) as n
-        from accounts a
-        join messages m on m.account_id = a.id and m.complete_at is null
-        join recipients r on r.message_id = m.id
-        where r.status in ('pending', 'submitted')
-        group by r.status`.execute(db);
-      const count = (status: string) => Number(recipients.rows.find((r) => r.status === status)?.n ?? 0);
+      // Pending and submitted recipients belong to messages not yet complete, which
+      // messages_unfinished lists: the query reads those messages' recipients only, however long
+      // the history. Written as a probe per message because, as a join, PostgreSQL's planner
+      // scanned every recipient instead (265 ms against 35 ms at 1 M messages); SQLite's chose
+      // the join the same way (250 ms), and then scanned all of messages_open.
+      const counts = await sql<{ pending: number | string | null; submitted: number | string | null }>`
+        select sum(p) as pending, sum(s) as submitted from (
+          select
+            (select count(*) from recipients r where r.message_id = m.id and r.status = 'pending') as p,
+            (select count(*) from recipients r where r.message_id = m.id and r.status = 'submitted') as s
+          from messages m ${sql.raw(dialect.indexedBy('messages_unfinished'))}
+          where m.complete_at is null) open_messages`.execute(db);
       const webhooks = await db
         .selectFrom('webhook_deliveries')
         .select([
@@ -58,8 +60,8 @@ export function operationsStore(db: Kysely<Database>): OperationsStore {
       const due = Number(webhooks.due ?? 0);
       const oldest = webhooks.oldest === null ? null : Number(webhooks.oldest);
       return {
-        pending: count('pending'),
-        submitted: count('submitted'),
+        pending: Number(counts.rows[0]?.pending ?? 0),
+        submitted: Number(counts.rows[0]?.submitted ?? 0),
         webhooksDue: due,
         webhooksScheduled: Number(webhooks.total) - due,
         oldestDueAt: oldest !== null && oldest <= now ? oldest : null,

@@ -178,6 +178,10 @@ export interface SortKey<F extends string> {
 
 export interface MessageListQuery {
   readonly senders?: readonly string[];
+  /** Messages with this recipient (normalised msisdn). */
+  readonly recipient?: string;
+  /** Messages with at least one recipient in this status. */
+  readonly status?: Status;
   /** undefined: no filter; null: only messages without a reference. */
   readonly ref?: string | null;
   readonly paused?: boolean;

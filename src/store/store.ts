@@ -24,7 +24,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),
     webhooks: webhookStore(conn.db, conn.dialect),
-    operations: operationsStore(conn.db),
+    operations: operationsStore(conn.db, conn.dialect),
     idempotency: idempotencyStore(conn.db),
     close: () => conn.close(),
   };

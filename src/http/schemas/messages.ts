@@ -123,6 +123,12 @@ export const MessageOptionsParams = Type.Object({
 
 export const OutboundListQuery = Type.Object({
   from: Type.Optional(StringOrList),
+  to: Type.Optional(Type.String({ description: 'Messages with this recipient (one msisdn)' })),
+  status: Type.Optional(
+    Type.String({
+      description: `Messages with at least one recipient in this status: ${STATUSES.join(', ')}`,
+    }),
+  ),
   ref: Type.Optional(Type.String({ description: 'Empty selects messages without a reference' })),
   paused: Type.Optional(Type.String({ description: 'true or false' })),
   completed: Type.Optional(Type.String({ description: 'true or false' })),
