@@ -12,6 +12,7 @@ import { createStore } from './store/store.js';
 import { startWebhookRunner, type DeliveryRunner } from './webhooks/delivery-runner.js';
 import { createReportSink } from './webhooks/report-sink.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { startCleaner } from './app/cleaner.js';
 
 export interface RunningServer {
   readonly app: App;
@@ -83,6 +84,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   void engine.failed.then(() => (engineState = 'failed'));
   // Queued webhooks (from before a restart too) wait in the store until this starts.
   webhooks = await startWebhookRunner({ store, config, logger, now, workerId });
+  // Expired idempotency keys always; finished messages and webhooks with SMSGW_RETENTION.
+  const cleaner = startCleaner({ store, retentionMs: config.retentionMs, now, logger });
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host)
     ? 'localhost'
     : config.host;
@@ -106,6 +109,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         // New requests stop first, then in-flight sends finish and are recorded.
         await closeApi(app, logger);
         done('API closed');
+        await cleaner.stop();
         await engine?.stop();
         done('engine stopped');
         // After the engine: its last status changes may have queued webhooks (sent next start).

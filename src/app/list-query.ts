@@ -84,7 +84,8 @@ export function msisdnParam(query: RawQuery, name: string): string | undefined {
   const raw = single(query, name);
   if (raw === undefined) return undefined;
   const msisdn = normaliseMsisdn(raw);
-  if (msisdn === null) throw new QueryError(name, `${name} must be one msisdn in E.164 format, e.g. +61491570156`);
+  if (msisdn === null)
+    throw new QueryError(name, `${name} must be one msisdn in E.164 format, e.g. +61491570156`);
   return msisdn;
 }
 

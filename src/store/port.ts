@@ -6,6 +6,7 @@ import type { EngineStore } from './engine-store.js';
 import type { IdempotencyStore, IdempotentCompletion } from './idempotency.js';
 import type { InboundStore } from './inbound.js';
 import type { OperationsStore } from './operations.js';
+import type { RetentionStore } from './retention.js';
 import type { WebhookStore } from './webhooks.js';
 
 /**
@@ -222,5 +223,6 @@ export interface Store {
   readonly webhooks: WebhookStore;
   readonly operations: OperationsStore;
   readonly idempotency: IdempotencyStore;
+  readonly retention: RetentionStore;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import type { Connection } from './dialect.js';
 import { idempotencyStore } from './idempotency.js';
 import { messageStore } from './messages.js';
 import { operationsStore } from './operations.js';
+import { retentionStore } from './retention.js';
 import type { Store } from './port.js';
 import { webhookStore } from './webhooks.js';
 
@@ -26,6 +27,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     webhooks: webhookStore(conn.db, conn.dialect),
     operations: operationsStore(conn.db, conn.dialect),
     idempotency: idempotencyStore(conn.db),
+    retention: retentionStore(conn.db, conn.dialect),
     close: () => conn.close(),
   };
 }
