@@ -43,6 +43,13 @@ export async function migrate(conn: Connection, logger?: Logger): Promise<number
     .addColumn('applied_at', dialect.bigInteger, (c) => c.notNull())
     .execute();
 
+  // Every start of every node and every CLI command comes here; an up-to-date store answers one
+  // query instead of a locked transaction per migration (a round trip each on PostgreSQL).
+  const recorded = new Set(
+    (await db.selectFrom('smsgw_migrations').select('version').execute()).map((r) => Number(r.version)),
+  );
+  if (MIGRATIONS.every((m) => recorded.has(m.version))) return [];
+
   const applied: number[] = [];
   for (const migration of MIGRATIONS) {
     const done = await db.transaction().execute(async (tx) => {
