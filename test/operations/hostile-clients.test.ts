@@ -94,6 +94,12 @@ describe('hostile and broken clients', () => {
     expect(at - started).toBeLessThan(5_000);
   });
 
+  it('closes a connection that never sends a byte', async () => {
+    const silent = await open('');
+    const { text } = await silent.closed;
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
   it('cuts a client that never finishes its headers (slowloris)', async () => {
     const slow = await open('GET /v1/sms/messages HTTP/1.1\r\nHost: x\r\n');
     const timer = setInterval(() => slow.socket.write('X-Padding: a\r\n'), 200);
