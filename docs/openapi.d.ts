@@ -478,6 +478,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: 200 while the process serves requests */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: whether this node should receive traffic
+         * @description 200 when the database answers, migrations are applied and the sending engine runs; 503 otherwise, and from the moment a shutdown starts.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This node's metrics for Prometheus
+         * @description Open unless SMSGW_METRICS_TOKEN is set; then it takes Authorization: Bearer <token>.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     summaryDeliveryReport: {
@@ -1262,6 +1319,10 @@ export interface components {
             delivery_report: "summary" | "detailed" | "per_recipient_final" | "per_recipient" | null;
             /** @description Signs its webhooks (Standard Webhooks) */
             webhook_secret: string;
+            /** @description API requests per second on each node; null = unlimited */
+            rate_limit: number | null;
+            /** @description Recipients per second handed to carriers; null = unlimited */
+            send_rate: number | null;
             /**
              * Format: date-time
              * @description RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T15:30:00.123Z
@@ -1293,6 +1354,10 @@ export interface components {
              * @enum {string|null}
              */
             delivery_report?: "summary" | "detailed" | "per_recipient_final" | "per_recipient" | null;
+            /** @description API requests per second for the account, counted by each node on its own; over it: 429. null = unlimited */
+            rate_limit?: number | null;
+            /** @description Recipients per second handed to carriers, across all nodes; the rest wait in submitted. null = unlimited */
+            send_rate?: number | null;
         };
         /** @description The account, with its first API key */
         CreatedAccount: {
@@ -1319,6 +1384,10 @@ export interface components {
             delivery_report: "summary" | "detailed" | "per_recipient_final" | "per_recipient" | null;
             /** @description Signs its webhooks (Standard Webhooks) */
             webhook_secret: string;
+            /** @description API requests per second on each node; null = unlimited */
+            rate_limit: number | null;
+            /** @description Recipients per second handed to carriers; null = unlimited */
+            send_rate: number | null;
             /**
              * Format: date-time
              * @description RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T15:30:00.123Z
@@ -1366,6 +1435,10 @@ export interface components {
             delivery_report: "summary" | "detailed" | "per_recipient_final" | "per_recipient" | null;
             /** @description Signs its webhooks (Standard Webhooks) */
             webhook_secret: string;
+            /** @description API requests per second on each node; null = unlimited */
+            rate_limit: number | null;
+            /** @description Recipients per second handed to carriers; null = unlimited */
+            send_rate: number | null;
             /**
              * Format: date-time
              * @description RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T15:30:00.123Z
@@ -1431,6 +1504,10 @@ export interface components {
              * @enum {string|null}
              */
             delivery_report?: "summary" | "detailed" | "per_recipient_final" | "per_recipient" | null;
+            /** @description API requests per second for the account, counted by each node on its own; over it: 429. null = unlimited */
+            rate_limit?: number | null;
+            /** @description Recipients per second handed to carriers, across all nodes; the rest wait in submitted. null = unlimited */
+            send_rate?: number | null;
             /** @description Added to a limited balance (negative to deduct) */
             add_credits?: number;
             /** @description New webhook secret; the old one keeps signing for 24 hours */
@@ -1846,6 +1923,32 @@ export interface components {
                 errors: number;
             }[];
         };
+        /** @description The process serves requests */
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /** @description The database answers, migrations are applied and the engine runs */
+        Ready: {
+            /** @enum {string} */
+            status: "ready";
+            checks: components["schemas"]["ReadinessChecks"];
+        };
+        /** @description Each check's 'ok', or why not */
+        ReadinessChecks: {
+            /** @description 'ok', 'unreachable', or 'timeout' (no answer within 2 s) */
+            database: string;
+            /** @description 'ok', 'pending', or 'unknown' (the database did not answer) */
+            migrations: string;
+            /** @description 'ok', 'starting', 'failed', 'shutting down' or 'not running' */
+            engine: string;
+        };
+        /** @description Not ready, or shutting down: send no traffic here */
+        NotReady: {
+            /** @enum {string} */
+            status: "not_ready";
+            checks: components["schemas"]["ReadinessChecks"];
+        };
     };
     responses: never;
     parameters: {
@@ -1891,6 +1994,8 @@ export interface operations {
             /** @description The message needs more parts than num_parts_max; it was not stored or sent */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +2005,10 @@ export interface operations {
             /** @description The message was accepted */
             201: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description true: this is the first answer to the same Idempotency-Key and body, sent again; nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,6 +2018,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1918,6 +2029,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,6 +2040,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1936,6 +2051,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1945,6 +2062,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -1956,6 +2075,8 @@ export interface operations {
             /** @description A request with the same Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1965,6 +2086,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1974,6 +2097,8 @@ export interface operations {
             /** @description The Idempotency-Key was used before with a different body */
             422: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1983,6 +2108,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -1994,6 +2121,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2007,6 +2136,12 @@ export interface operations {
             query?: {
                 /** @description Senders (msisdns or ids), comma-separated or repeated */
                 from?: string[];
+                /**
+                 * @description Messages with this recipient (one msisdn; + optional)
+                 * @example +61491570156
+                 */
+                to?: string;
+                status?: components["schemas"]["Status"];
                 /** @description Messages with this ref; empty: messages without one */
                 ref?: string;
                 /** @description Paused (true) or not (false) */
@@ -2041,6 +2176,8 @@ export interface operations {
             /** @description A page of outbound messages */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2050,6 +2187,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2059,6 +2198,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2068,6 +2209,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2077,6 +2220,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2088,6 +2233,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2099,6 +2246,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2271,8 @@ export interface operations {
             /** @description An outbound message */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2282,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2140,6 +2293,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2149,6 +2304,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2160,6 +2317,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2171,6 +2330,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2194,6 +2355,8 @@ export interface operations {
             /** @description An outbound message with the status of each recipient */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2203,6 +2366,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2212,6 +2377,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2221,6 +2388,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2232,6 +2401,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2243,6 +2414,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2271,6 +2444,8 @@ export interface operations {
             /** @description An outbound message */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2280,6 +2455,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2289,6 +2466,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2298,6 +2477,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2307,6 +2488,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2316,6 +2499,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2327,6 +2512,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2336,6 +2523,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2347,6 +2536,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2372,6 +2563,8 @@ export interface operations {
             /** @description An outbound message; with meta: created_at, complete_at, num_parts, balance_used; with status: status counts, and to maps each recipient to its status */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2381,6 +2574,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2390,6 +2585,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2399,6 +2596,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2410,6 +2609,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2421,6 +2622,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2466,6 +2669,8 @@ export interface operations {
             /** @description A page of inbound messages */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2475,6 +2680,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2484,6 +2691,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,6 +2702,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2502,6 +2713,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2513,6 +2726,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2524,6 +2739,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,6 +2764,8 @@ export interface operations {
             /** @description An inbound message */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2556,6 +2775,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,6 +2786,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2574,6 +2797,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2585,6 +2810,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2596,6 +2823,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2616,6 +2845,8 @@ export interface operations {
             /** @description The key's account: balance, senders, numbers and defaults */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +2856,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2634,6 +2867,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2645,6 +2880,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2656,6 +2893,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2684,6 +2923,8 @@ export interface operations {
             /** @description A page of one message's recipients */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2693,6 +2934,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +2945,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2711,6 +2956,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2720,6 +2967,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2731,6 +2980,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2742,6 +2993,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +3026,8 @@ export interface operations {
             /** @description Webhook deliveries, newest first */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,6 +3037,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2791,6 +3048,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2800,6 +3059,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2811,6 +3072,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2822,6 +3085,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,6 +3110,8 @@ export interface operations {
             /** @description A webhook delivery with its attempts */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2854,6 +3121,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,6 +3132,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,6 +3143,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,6 +3154,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2892,6 +3167,8 @@ export interface operations {
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
             429: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description Whole seconds (at least 1) to wait before retrying */
                     "Retry-After": number;
                     [name: string]: unknown;
@@ -2903,6 +3180,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2928,6 +3207,8 @@ export interface operations {
             /** @description A page of accounts in accountID order */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2937,6 +3218,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2946,6 +3229,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2955,6 +3240,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -2966,6 +3253,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +3280,8 @@ export interface operations {
             /** @description The account, with its first API key */
             201: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3000,6 +3291,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3009,6 +3302,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3018,6 +3313,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3027,6 +3324,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3038,6 +3337,8 @@ export interface operations {
             /** @description The name or number is already taken */
             409: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3047,6 +3348,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3056,6 +3359,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3079,6 +3384,8 @@ export interface operations {
             /** @description An account with its senders, numbers and keys */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3088,6 +3395,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3097,6 +3406,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3106,6 +3417,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3117,6 +3430,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3145,6 +3460,8 @@ export interface operations {
             /** @description An account with its senders, numbers and keys */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3154,6 +3471,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3482,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3172,6 +3493,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3181,6 +3504,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +3515,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3198,9 +3525,22 @@ export interface operations {
                     "application/json": components["schemas"]["MethodNotAllowed"];
                 };
             };
+            /** @description The name or number is already taken */
+            409: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,6 +3550,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3233,6 +3575,8 @@ export interface operations {
             /** @description A new API key */
             201: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +3586,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3251,6 +3597,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3260,6 +3608,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3269,6 +3619,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3278,6 +3630,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3289,6 +3643,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3298,6 +3654,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3323,6 +3681,8 @@ export interface operations {
             /** @description The key no longer authenticates */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3332,6 +3692,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,6 +3703,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,6 +3714,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3361,6 +3727,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,6 +3757,8 @@ export interface operations {
             /** @description The account may send from this sender */
             201: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +3768,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,6 +3779,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +3790,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,6 +3801,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,6 +3812,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3445,6 +3825,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3454,6 +3836,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3479,6 +3863,8 @@ export interface operations {
             /** @description The account may no longer send from this sender */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3488,6 +3874,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3497,6 +3885,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3506,6 +3896,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3515,6 +3907,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3526,6 +3920,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,6 +3950,8 @@ export interface operations {
             /** @description An inbound number routed to an account */
             201: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3563,6 +3961,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3572,6 +3972,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3581,6 +3983,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3590,6 +3994,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3599,6 +4005,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3610,6 +4018,8 @@ export interface operations {
             /** @description The name or number is already taken */
             409: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3619,6 +4029,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3628,6 +4040,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3653,6 +4067,8 @@ export interface operations {
             /** @description The number no longer routes to the account */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3662,6 +4078,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3671,6 +4089,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3680,6 +4100,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3691,6 +4113,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3716,6 +4140,8 @@ export interface operations {
             /** @description The inbound message was received */
             201: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,6 +4151,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3734,6 +4162,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3743,6 +4173,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3752,6 +4184,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3763,6 +4197,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3772,6 +4208,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3803,6 +4241,8 @@ export interface operations {
             /** @description Webhook deliveries, newest first */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3812,6 +4252,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3821,6 +4263,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3830,6 +4274,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3841,6 +4287,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,6 +4312,8 @@ export interface operations {
             /** @description A webhook delivery with its attempts */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,6 +4323,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3882,6 +4334,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,6 +4345,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,6 +4356,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3911,6 +4369,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3931,6 +4391,8 @@ export interface operations {
             /** @description Every SMPP connector */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,6 +4402,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3949,6 +4413,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -3960,6 +4426,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3985,6 +4453,8 @@ export interface operations {
             /** @description An SMPP connector (never its password) */
             201: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3994,6 +4464,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4003,6 +4475,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4012,6 +4486,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4021,6 +4497,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -4032,6 +4510,8 @@ export interface operations {
             /** @description The name or number is already taken */
             409: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4041,6 +4521,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4050,6 +4532,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +4557,8 @@ export interface operations {
             /** @description An SMPP connector (never its password) */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4082,6 +4568,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4091,6 +4579,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4100,6 +4590,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -4111,6 +4603,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4134,6 +4628,8 @@ export interface operations {
             /** @description The connector and its routes are gone */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4143,6 +4639,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4152,6 +4650,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +4661,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -4172,6 +4674,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4200,6 +4704,8 @@ export interface operations {
             /** @description An SMPP connector (never its password) */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4209,6 +4715,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4218,6 +4726,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,6 +4737,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4236,6 +4748,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4245,6 +4759,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -4256,6 +4772,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4265,6 +4783,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4285,6 +4805,8 @@ export interface operations {
             /** @description Every route */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,6 +4816,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4303,6 +4827,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -4314,6 +4840,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4339,6 +4867,8 @@ export interface operations {
             /** @description A route of destinations to a connector */
             201: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4348,6 +4878,8 @@ export interface operations {
             /** @description The request is malformed */
             400: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4357,6 +4889,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4366,6 +4900,8 @@ export interface operations {
             /** @description An argument has a value that is not allowed */
             403: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,6 +4911,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -4386,6 +4924,8 @@ export interface operations {
             /** @description The name or number is already taken */
             409: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4395,6 +4935,8 @@ export interface operations {
             /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
             413: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4404,6 +4946,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4427,6 +4971,8 @@ export interface operations {
             /** @description The route is gone */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4436,6 +4982,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4445,6 +4993,8 @@ export interface operations {
             /** @description No such resource for this key, or no such path */
             404: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4454,6 +5004,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -4465,6 +5017,8 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4485,6 +5039,8 @@ export interface operations {
             /** @description The live dashboard: counters, gauges and connectors */
             200: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4494,6 +5050,8 @@ export interface operations {
             /** @description The key or token is missing, unknown or revoked */
             401: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4503,6 +5061,8 @@ export interface operations {
             /** @description The path does not support this method */
             405: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     /** @description The methods this path supports */
                     Allow: string;
                     [name: string]: unknown;
@@ -4514,6 +5074,168 @@ export interface operations {
             /** @description An unexpected failure; nothing about it is disclosed */
             500: {
                 headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process serves requests */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database answers, migrations are applied and the engine runs */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+            /** @description Not ready, or shutting down: send no traffic here */
+            503: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReady"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text format (version 0.0.4): the smsgw_* metrics of decisions §12 plus process and event-loop metrics */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The key or token is missing, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {

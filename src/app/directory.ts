@@ -1,5 +1,5 @@
 import { illegal, NotFoundError } from '../domain/errors.js';
-import { DEFAULT_LIMIT } from './list-query.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, integerParam, type RawQuery } from './list-query.js';
 import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
 import { formatDateTime } from '../domain/dates.js';
 import type { Account, NumberRecord, Store } from '../store/port.js';
@@ -70,6 +70,8 @@ export function accountView(a: Account) {
     inbound_url: a.inboundUrl,
     delivery_report: a.deliveryReport,
     webhook_secret: a.webhookSecret,
+    rate_limit: a.rateLimit,
+    send_rate: a.sendRate,
     created_at: formatDateTime(a.createdAt),
   };
 }
@@ -92,6 +94,13 @@ export async function accountDetails(store: Store, a: Account) {
       revoked_at: k.revokedAt === null ? null : formatDateTime(k.revokedAt),
     })),
   };
+}
+
+/** The page of `smsgw accounts list` from its text options; the HTTP edge gets it typed from its schema. */
+export function parsePage(query: RawQuery): { limit?: number; offset?: number } {
+  const limit = integerParam(query, 'limit', 0, MAX_LIMIT);
+  const offset = integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER);
+  return { ...(limit !== undefined && { limit }), ...(offset !== undefined && { offset }) };
 }
 
 /** GET /admin/v1/accounts (decisions §16): by accountID, paged like the message lists. */

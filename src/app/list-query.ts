@@ -1,6 +1,6 @@
 import { parseDateTime } from '../domain/dates.js';
 import { QueryError } from '../domain/errors.js';
-import { normaliseSender } from '../domain/msisdn.js';
+import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
 import type { SortKey } from '../store/port.js';
 
 /**
@@ -75,6 +75,15 @@ export function numberListParam(name: string, values: readonly string[] | undefi
       throw new QueryError(name, `${name} must be msisdns or sender ids, comma-separated or repeated`);
     return normalised;
   });
+}
+
+/** One msisdn (`to=`): `+` optional, a leading space read as `+` (decisions §5). */
+export function msisdnParam(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const msisdn = normaliseMsisdn(raw);
+  if (msisdn === null)
+    throw new QueryError(name, `${name} must be one msisdn in E.164 format, e.g. +61491570156`);
+  return msisdn;
 }
 
 export function sortParam<F extends string>(

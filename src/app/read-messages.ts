@@ -1,7 +1,15 @@
 import { NotFoundError } from '../domain/errors.js';
+import type { Status } from '../domain/status.js';
 import type { Account, MessageRecord, Store } from '../store/port.js';
 import { MESSAGE_SORT_FIELDS } from '../store/port.js';
-import { commonListParams, numberListParam, refParam, sortParam, type ListQuery } from './list-query.js';
+import {
+  commonListParams,
+  msisdnParam,
+  numberListParam,
+  refParam,
+  sortParam,
+  type ListQuery,
+} from './list-query.js';
 import { outboundWithOptions, plainOutbound, type ReadOptions } from './outbound-view.js';
 
 /** The options path segment, one of the values its schema allows (`meta`, `status`, both in either order). */
@@ -40,18 +48,25 @@ export async function messageView(store: Store, message: MessageRecord) {
 
 export interface MessageListQuery extends ListQuery {
   readonly paused?: boolean;
+  /** Messages with this recipient (decisions §16). */
+  readonly to?: string;
+  /** Messages with at least one recipient in this status. */
+  readonly status?: Status;
 }
 
 export async function listMessages(store: Store, account: Account, query: MessageListQuery, now: number) {
   const senders = numberListParam('from', query.from);
   const ref = refParam(query.ref);
-  const { paused, completed } = query;
+  const { paused, completed, status } = query;
+  const recipient = msisdnParam('to', query.to);
   const { rows, more } = await store.messages.list(account.id, {
     ...commonListParams(query, account.timezone, now),
     ...(senders !== undefined && { senders }),
     ...(ref !== undefined && { ref }),
     ...(paused !== undefined && { paused }),
     ...(completed !== undefined && { completed }),
+    ...(recipient !== undefined && { recipient }),
+    ...(status !== undefined && { status }),
     sort: sortParam(query.sort, MESSAGE_SORT_FIELDS),
   });
   const recipients = await store.messages.recipientsOf(rows.map((r) => r.id));

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  AlreadyExistsError,
   ConflictError,
+  IdempotencyError,
   NotFoundError,
   QueryError,
   ValidationError,
@@ -37,12 +40,24 @@ export const errorBody = {
     Allow: allow,
   }),
   conflict: (info: string) => ({ status_code: 409 as const, status_msg: 'Conflict' as const, info }),
+  /** decisions §14, exactly as written there. */
+  idempotencyInProgress: () => ({
+    status_code: 409 as const,
+    status_msg: 'Conflict' as const,
+    type: 'IDEMPOTENCY_IN_PROGRESS' as const,
+    arguement: 'Idempotency-Key' as const,
+  }),
+  idempotencyMismatch: () => ({
+    status_code: 422 as const,
+    status_msg: 'Unprocessable Entity' as const,
+    type: 'IDEMPOTENCY_MISMATCH' as const,
+    arguement: 'Idempotency-Key' as const,
+  }),
   internal: () => ({ status_code: 500 as const, status_msg: 'Internal Server Error' as const }),
   generic: (status: number) => ({ status_code: status, status_msg: HTTP_STATUS_TEXT[status] ?? 'Error' }),
 };
 
-/** An admin resource that already exists (an inbound number routed elsewhere, say). */
-export class AlreadyExistsError extends Error {}
+export { AlreadyExistsError };
 
 /**
  * The one error handler: maps domain errors and Fastify's own (schema validation, JSON
@@ -68,6 +83,11 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       .send(errorBody.forbidden(ValidationType.ValIllegal, error.argument, null, error.message));
   }
   if (error instanceof AlreadyExistsError) return reply.code(409).send(errorBody.conflict(error.message));
+  if (error instanceof IdempotencyError) {
+    return error.kind === 'mismatch'
+      ? reply.code(422).send(errorBody.idempotencyMismatch())
+      : reply.code(409).send(errorBody.idempotencyInProgress());
+  }
 
   const first = error.validation?.[0];
   if (first !== undefined) {
@@ -94,14 +114,17 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   }
 
   if (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP_')) {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody.generic(413));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // The rest of an oversized body is not worth reading to keep the connection.
+      return reply.code(413).header('connection', 'close').send(errorBody.generic(413));
+    }
     const why = error instanceof JsonDepthError ? error.message : 'The request body must be a JSON object';
     return reply.code(400).send(errorBody.badRequest(ValidationType.JsonInvalid, null, why));
   }
 
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return reply.code(status).send(errorBody.generic(status));
-  request.log.error({ err: error }, 'unexpected error');
+  request.log.error({ err: error, reqId: request.id }, 'unexpected error');
   return reply.code(500).send(errorBody.internal());
 }
 
@@ -111,6 +134,8 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
  * interface.md instead of Fastify's.
  */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // Framework errors skip the onRequest hooks that set it on every other response.
+  reply.header('x-request-id', request.id);
   if (error.code === 'FST_ERR_BAD_URL') return reply.code(404).send(errorBody.notFound('No such path'));
   return handleError(error, request, reply);
 }
@@ -126,10 +151,14 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const status =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const body = JSON.stringify(errorBody.generic(status));
-  if (socket.writable) {
+  // Only while nothing of a response has gone out on this connection: a request timing out
+  // mid-body has a response object, but a second status line after a first would corrupt it.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
     socket.write(
       `HTTP/1.1 ${status} ${HTTP_STATUS_TEXT[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Type: application/json; charset=utf-8\r\nx-request-id: ${randomUUID()}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

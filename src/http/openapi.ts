@@ -48,6 +48,10 @@ export const openApiOptions: SwaggerOptions = {
         description: 'Accounts, keys, senders, numbers, webhooks, connectors and the simulator',
       },
       { name: 'webhooks', description: 'What smsgw sends to your callback and inbound URLs' },
+      {
+        name: 'operations',
+        description: 'Health and readiness probes and Prometheus metrics, outside both APIs (no API key)',
+      },
     ],
     components: {
       securitySchemes: {
@@ -57,6 +61,11 @@ export const openApiOptions: SwaggerOptions = {
           description: 'An API key of the account (`sk_…`); `Authorization: <key>` without Bearer works too',
         },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The value of SMSGW_ADMIN_TOKEN' },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The value of SMSGW_METRICS_TOKEN, when it is set',
+        },
       },
       parameters: WEBHOOK_HEADERS,
       schemas: webhookPayloads,
@@ -122,6 +131,16 @@ function isOpenApi31(document: { openapi?: string }): document is Partial<OpenAP
   return document.openapi?.startsWith('3.1.') === true;
 }
 
+/** Every response carries it (decisions §12), the protocol edges and errors included. */
+const REQUEST_ID: Record<string, OpenAPIV3_1.HeaderObject> = {
+  'x-request-id': {
+    description:
+      "The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one",
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+    required: true,
+  },
+};
+
 const HEADERS_BY_STATUS: Record<string, Record<string, OpenAPIV3_1.HeaderObject>> = {
   '405': {
     Allow: { description: 'The methods this path supports', schema: { type: 'string' }, required: true },
@@ -135,14 +154,37 @@ const HEADERS_BY_STATUS: Record<string, Record<string, OpenAPIV3_1.HeaderObject>
   },
 };
 
-/** The headers some statuses always carry, on every operation that can answer them. */
+/**
+ * On the success an operation taking an Idempotency-Key keeps (decisions §14): present, and
+ * `true`, only when the answer is the first one to that key sent again.
+ */
+const REPLAYED: Record<string, OpenAPIV3_1.HeaderObject> = {
+  'Idempotent-Replayed': {
+    description:
+      'true: this is the first answer to the same Idempotency-Key and body, sent again; nothing new was created',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+function takesIdempotencyKey(operation: OpenAPIV3_1.OperationObject): boolean {
+  return (operation.parameters ?? []).some(
+    (p) => 'in' in p && p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+  );
+}
+
+/** The headers some responses always carry, on every operation that can answer them. */
 function addResponseHeaders<T extends Partial<OpenAPIV3_1.Document>>(document: T): T {
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of operationsOf(item)) {
+      const replays = takesIdempotencyKey(operation);
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        const headers = HEADERS_BY_STATUS[status];
-        if (headers !== undefined && !('$ref' in response))
-          response.headers = { ...response.headers, ...headers };
+        if ('$ref' in response) continue;
+        response.headers = {
+          ...response.headers,
+          ...REQUEST_ID,
+          ...HEADERS_BY_STATUS[status],
+          ...(replays && status === '201' && REPLAYED),
+        };
       }
     }
   }

@@ -12,7 +12,7 @@ describe('the contract check', () => {
   });
   afterAll(async () => t.close());
 
-  const json = { 'content-type': 'application/json; charset=utf-8' };
+  const json = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'req-1' };
   const exchange = (over: Partial<Exchange>): Exchange => ({
     method: 'POST',
     path: '/v1/sms/message',
@@ -63,6 +63,7 @@ describe('the contract check', () => {
         }),
       },
     ],
+    ['an answer without x-request-id', { headers: { 'content-type': 'application/json' } }],
     [
       'a 429 without Retry-After',
       { status: 429, body: JSON.stringify({ status_code: 429, status_msg: 'Too Many Requests' }) },

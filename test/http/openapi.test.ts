@@ -128,7 +128,11 @@ describe('the OpenAPI document', () => {
   });
 
   it('secures the public API with the API key and the admin API with the admin token', () => {
-    expect(Object.keys(document.components?.securitySchemes ?? {})).toEqual(['apiKey', 'adminToken']);
+    expect(Object.keys(document.components?.securitySchemes ?? {})).toEqual([
+      'apiKey',
+      'adminToken',
+      'metricsToken',
+    ]);
     for (const { path, operation } of operations(document)) {
       // Operations endpoints outside both APIs (decisions §12) declare their own.
       if (path.startsWith('/v1/')) expect(operation.security, path).toEqual([{ apiKey: [] }]);
@@ -241,7 +245,7 @@ describe('the OpenAPI document', () => {
           method: method.toUpperCase(),
           path: path.replace(/\{[^}]+\}/g, (p) => (p === '{options}' ? 'meta' : '1')),
           status: Number(ok[0]),
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', 'x-request-id': 'example' },
           body: JSON.stringify(value),
         });
         expect(problems, id).toEqual([]);

@@ -26,6 +26,9 @@ const PATHS: [string, string[]][] = [
   ['/v1/webhooks', ['GET', 'OPTIONS']],
   ['/v1/webhooks/1/replay', ['POST', 'OPTIONS']],
   ['/admin/v1/stats', ['GET', 'OPTIONS']],
+  ['/healthz', ['GET', 'OPTIONS']],
+  ['/readyz', ['GET', 'OPTIONS']],
+  ['/metrics', ['GET', 'OPTIONS']],
 ];
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 

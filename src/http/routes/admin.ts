@@ -82,8 +82,6 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
       },
       handler: async (request, reply) => {
         const { body } = request;
-        if (await store.accounts.getByName(body.name))
-          throw new AlreadyExistsError(`An account named ${body.name} exists`);
         const { account, key } = await createAccount(
           store,
           {
@@ -94,6 +92,8 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
             callbackUrl: body.callback_url,
             inboundUrl: body.inbound_url,
             deliveryReport: body.delivery_report,
+            rateLimit: body.rate_limit,
+            sendRate: body.send_rate,
           },
           now(),
         );
@@ -123,7 +123,7 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
         summary: 'Change settings, set or add credit, rotate the webhook secret',
         params: AccountParams,
         body: PatchAccountBody,
-        response: { 200: AccountView, ...bodyErrors, ...onAccount },
+        response: { 200: AccountView, ...bodyErrors, 409: ConflictBody, ...onAccount },
       },
       handler: async (request) => {
         const account = await requireAccountById(store, request.params.accountID);
@@ -139,6 +139,8 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
             callbackUrl: body.callback_url,
             inboundUrl: body.inbound_url,
             deliveryReport: body.delivery_report,
+            rateLimit: body.rate_limit,
+            sendRate: body.send_rate,
             addCredits: body.add_credits,
             rotateWebhookSecret: body.rotate_webhook_secret,
           },

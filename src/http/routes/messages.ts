@@ -1,5 +1,6 @@
 import { listMessages, readMessage, readMessageWithOptions, readOptions } from '../../app/read-messages.js';
-import { sendMessage } from '../../app/send-message.js';
+import { sendIdempotently } from '../../app/idempotent-send.js';
+import { createdAnswer, sendMessage, type SendResult } from '../../app/send-message.js';
 import { createMessageWriter } from '../../app/message-writer.js';
 import { cancelMessage, setPaused } from '../../app/control-message.js';
 import { accountOf, requireAccount } from '../auth.js';
@@ -60,7 +61,20 @@ export function messageRoutes(app: App, deps: AppDeps): void {
         },
       },
       handler: async (request, reply) => {
-        const result = await sendMessage(send, accountOf(request), request.body);
+        const account = accountOf(request);
+        const { body } = request;
+        // Node joins a repeated header into one value, so a key given twice is refused as malformed.
+        const key = request.headers['idempotency-key'];
+        let result: SendResult;
+        if (key === undefined) {
+          result = await sendMessage(send, account, body);
+        } else {
+          const outcome = await sendIdempotently(send, account, body, key);
+          if (outcome.kind === 'replay') {
+            return reply.code(201).header('idempotent-replayed', 'true').send(outcome.answer);
+          }
+          result = outcome.result;
+        }
         if (result.kind === 'too_many_parts') {
           return reply.code(200).send({
             num_parts: result.numParts,
@@ -68,11 +82,7 @@ export function messageRoutes(app: App, deps: AppDeps): void {
             info: `The message needs ${result.numParts} parts, more than num_parts_max ${result.numPartsMax}; it was not sent`,
           });
         }
-        return reply.code(201).send({
-          messageID: result.messageID,
-          num_parts: result.numParts,
-          num_recipients: result.numRecipients,
-        });
+        return reply.code(201).send(createdAnswer(result.messageID, result.numParts, result.numRecipients));
       },
     },
   });

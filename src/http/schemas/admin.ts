@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, DateTimeOutput, Id, Limit, Msisdn, Nullable, Offset } from './common.js';
 import { DeliveryReportType } from './messages.js';
+import { MAX_RATE } from '../../app/accounts.js';
 
 export const AccountId = Id('Identifier of the account');
 
@@ -24,6 +25,18 @@ const settings = {
     Nullable(Type.String(), { description: 'Default http(s) URL for inbound messages' }),
   ),
   delivery_report: Type.Optional(DeliveryReportType('Default delivery report type of its messages')),
+  rate_limit: Type.Optional(
+    Nullable(Type.Integer({ minimum: 1, maximum: MAX_RATE }), {
+      description:
+        'API requests per second for the account, counted by each node on its own; over it: 429. null = unlimited',
+    }),
+  ),
+  send_rate: Type.Optional(
+    Nullable(Type.Integer({ minimum: 1, maximum: MAX_RATE }), {
+      description:
+        'Recipients per second handed to carriers, across all nodes; the rest wait in submitted. null = unlimited',
+    }),
+  ),
 };
 
 export const CreateAccountBody = Type.Object(
@@ -58,6 +71,12 @@ const accountFields = {
   inbound_url: Nullable(Type.String(), { description: 'Default URL for inbound messages' }),
   delivery_report: DeliveryReportType('Default delivery report type of its messages'),
   webhook_secret: Type.String({ description: 'Signs its webhooks (Standard Webhooks)' }),
+  rate_limit: Nullable(Type.Integer(), {
+    description: 'API requests per second on each node; null = unlimited',
+  }),
+  send_rate: Nullable(Type.Integer(), {
+    description: 'Recipients per second handed to carriers; null = unlimited',
+  }),
   created_at: DateTime(),
 };
 

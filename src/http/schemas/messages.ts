@@ -218,6 +218,8 @@ export const OutboundListQuery = Type.Object(
     from: Type.Optional(
       Type.Array(Type.String(), { description: 'Senders (msisdns or ids), comma-separated or repeated' }),
     ),
+    to: Type.Optional(Msisdn('Messages with this recipient (one msisdn; + optional)')),
+    status: Type.Optional(StatusName),
     ref: Type.Optional(Type.String({ description: 'Messages with this ref; empty: messages without one' })),
     paused: Type.Optional(Type.Boolean({ description: 'Paused (true) or not (false)' })),
     completed: Type.Optional(Type.Boolean({ description: 'Every recipient final (true) or not (false)' })),
