@@ -5,6 +5,7 @@ import { startServer } from './server.js';
 
 /** `npm start`: serve the API with the configuration of the environment (and ./.env). */
 export async function serve(): Promise<void> {
+  keepServingWithoutOutput();
   if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
@@ -51,6 +52,15 @@ export async function serve(): Promise<void> {
   });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/**
+ * A log pipe whose reader went away (EPIPE) must not stop the server: pino already drops its
+ * lines then, and the key printed at first start or a later write here would otherwise raise
+ * an error event nobody handles, which ends the process.
+ */
+function keepServingWithoutOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 }
 
 const isEntryPoint = import.meta.url === `file://${process.argv[1]}`;

@@ -12,6 +12,8 @@ import type { SendWork } from './store/engine-store.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
 import { createInboundSink, createReportSink } from './webhooks/report-sink.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { startCleaner } from './app/cleaner.js';
 
 export interface RunningServer {
   readonly app: App;
@@ -22,6 +24,8 @@ export interface RunningServer {
   readonly bootstrapApiKey: string | null;
   /** Settles if the sending engine dies on its own: the server can no longer send. */
   readonly engineFailed: Promise<Error>;
+  /** This node's metrics, served at /metrics. */
+  readonly metrics: Metrics;
   stop(): Promise<void>;
 }
 
@@ -70,6 +74,10 @@ export async function startServer(
   });
   const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
+  // What GET /readyz reports besides the database (decisions §12).
+  let engineState = 'starting';
+  let stopping = false;
+  const metrics = createMetrics({ queueDepth: (at) => store.operations.queueDepth(at), now, logger });
   const app = await buildApp({
     config,
     store,
@@ -79,6 +87,8 @@ export async function startServer(
     connectorStates: () => engine?.connectorStates() ?? Promise.resolve({}),
     onRoutingChanged: () => engine?.routingChanged(),
     consoleDir: options.consoleDir ?? BUILT_CONSOLE,
+    lifecycle: { engine: () => engineState, stopping: () => stopping },
+    metrics,
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -95,31 +105,40 @@ export async function startServer(
     await store.close();
     throw error;
   }
+  engineState = 'ok';
+  void engine.failed.then(() => (engineState = 'failed'));
+  // Expired idempotency keys always; finished messages and webhooks with SMSGW_RETENTION.
+  const cleaner = startCleaner({ store, retentionMs: config.retentionMs, now, logger });
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host)
     ? 'localhost'
     : config.host;
   const baseUrl = `http://${host}:${port}/v1`;
-  let stopping: Promise<void> | null = null;
+  let shutdown: Promise<void> | null = null;
   return {
     app,
     store,
     baseUrl,
     bootstrapApiKey: apiKey,
     engineFailed: engine.failed,
+    metrics,
     stop() {
-      stopping ??= (async () => {
+      // Readiness goes false first, so a load balancer stops sending traffic while the API
+      // still answers what reaches it.
+      stopping = true;
+      shutdown ??= (async () => {
         // Each step is logged: a shutdown that takes long says where it is.
         const started = Date.now();
         const done = (step: string) => logger.info({ ms: Date.now() - started }, `shutdown: ${step}`);
         // New requests stop first, then in-flight sends and webhooks finish and are recorded.
         await closeApi(app, logger);
         done('API closed');
+        await cleaner.stop();
         await engine?.stop();
         done('engine stopped');
         await store.close();
         done('database closed');
       })();
-      return stopping;
+      return shutdown;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
-import { illegal } from '../domain/errors.js';
+import { AlreadyExistsError, illegal } from '../domain/errors.js';
 import { isValidTimeZone } from '../domain/dates.js';
 import type { Account, AccountPatch, Store } from '../store/port.js';
 import { generateWebhookSecret } from '../webhooks/sign.js';
@@ -16,6 +16,10 @@ export interface AccountInput {
   readonly callbackUrl?: string | null | undefined;
   readonly inboundUrl?: string | null | undefined;
   readonly deliveryReport?: DeliveryReportType | null | undefined;
+  /** API requests per second (per node); null = unlimited. */
+  readonly rateLimit?: number | null | undefined;
+  /** Recipients per second to carriers (all nodes); null = unlimited. */
+  readonly sendRate?: number | null | undefined;
 }
 
 export interface IssuedKey {
@@ -44,7 +48,10 @@ export async function createAccount(
     deliveryReport: input.deliveryReport ?? null,
     webhookSecret: generateWebhookSecret(),
     createdAt: now,
+    rateLimit: input.rateLimit ?? null,
+    sendRate: input.sendRate ?? null,
   });
+  if (!account) throw new AlreadyExistsError(`An account named ${input.name} exists`);
   const key = await issueKey(store, account.id, now, apiKey);
   return { account, key };
 }
@@ -80,6 +87,8 @@ export async function updateAccount(
   if (changes.callbackUrl !== undefined) patch.callbackUrl = changes.callbackUrl;
   if (changes.inboundUrl !== undefined) patch.inboundUrl = changes.inboundUrl;
   if (changes.deliveryReport !== undefined) patch.deliveryReport = changes.deliveryReport;
+  if (changes.rateLimit !== undefined) patch.rateLimit = changes.rateLimit;
+  if (changes.sendRate !== undefined) patch.sendRate = changes.sendRate;
   if (changes.rotateWebhookSecret) {
     patch.rotateSecret = { secret: generateWebhookSecret(), prevSecretUntil: now + SECRET_ROTATION_GRACE_MS };
   }
@@ -92,7 +101,22 @@ export async function updateAccount(
   return account;
 }
 
+/** Highest rate_limit and send_rate accepted: far above what one node can serve or send. */
+export const MAX_RATE = 1_000_000;
+
 function checkAccountSettings(input: Omit<AccountInput, 'name'>): void {
+  for (const [name, rate] of [
+    ['rate_limit', input.rateLimit],
+    ['send_rate', input.sendRate],
+  ] as const) {
+    if (rate !== undefined && rate !== null && (!Number.isSafeInteger(rate) || rate < 1 || rate > MAX_RATE)) {
+      throw illegal(
+        name,
+        rate,
+        `${name} must be a whole number from 1 to ${MAX_RATE} per second, or null for unlimited`,
+      );
+    }
+  }
   if (input.timezone !== undefined && !isValidTimeZone(input.timezone)) {
     throw illegal(
       'timezone',

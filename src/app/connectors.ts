@@ -217,7 +217,7 @@ export async function addRoute(
 }
 
 /** A connector as the admin API and CLI show it: never its password. */
-export function connectorView(c: ConnectorRecord, state?: unknown) {
+export function connectorView(c: ConnectorRecord) {
   return {
     connectorID: c.id,
     name: c.name,
@@ -240,7 +240,6 @@ export function connectorView(c: ConnectorRecord, state?: unknown) {
     enabled: c.enabled,
     created_at: formatDateTime(c.createdAt),
     updated_at: formatDateTime(c.updatedAt),
-    ...(state !== undefined ? { state } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { ConflictError } from '../domain/errors.js';
 import type { Account, Store } from '../store/port.js';
-import { outboundWithOptions } from './outbound-view.js';
+import { outboundWithStatus } from './outbound-view.js';
 import { findMessage, messageView } from './read-messages.js';
 
 export interface ControlDeps {
@@ -11,8 +11,8 @@ export interface ControlDeps {
 }
 
 /** PATCH /sms/message/{id} {"paused": …} (decisions §3). */
-export async function setPaused(deps: ControlDeps, account: Account, rawId: string, paused: boolean) {
-  const message = await findMessage(deps.store, account, rawId);
+export async function setPaused(deps: ControlDeps, account: Account, id: number, paused: boolean) {
+  const message = await findMessage(deps.store, account, id);
   const outcome = paused
     ? await deps.store.engine.pause(message.id)
     : await deps.store.engine.resume(message.id, deps.now());
@@ -29,12 +29,9 @@ export async function setPaused(deps: ControlDeps, account: Account, rawId: stri
 }
 
 /** DELETE /sms/message/{id}: cancel recipients not yet sent; the message stays readable. */
-export async function cancelMessage(deps: ControlDeps, account: Account, rawId: string) {
-  const message = await findMessage(deps.store, account, rawId);
+export async function cancelMessage(deps: ControlDeps, account: Account, id: number) {
+  const message = await findMessage(deps.store, account, id);
   await deps.store.engine.cancel(message.id, deps.now());
   const updated = (await deps.store.messages.get(account.id, message.id))!;
-  return outboundWithOptions(updated, await deps.store.messages.recipientStatuses(message.id), {
-    meta: false,
-    status: true,
-  });
+  return outboundWithStatus(updated, await deps.store.messages.recipientStatuses(message.id));
 }

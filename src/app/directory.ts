@@ -70,6 +70,8 @@ export function accountView(a: Account) {
     inbound_url: a.inboundUrl,
     delivery_report: a.deliveryReport,
     webhook_secret: a.webhookSecret,
+    rate_limit: a.rateLimit,
+    send_rate: a.sendRate,
     created_at: formatDateTime(a.createdAt),
   };
 }
@@ -94,11 +96,19 @@ export async function accountDetails(store: Store, a: Account) {
   };
 }
 
+/** The page of `smsgw accounts list` from its text options; the HTTP edge gets it typed from its schema. */
+export function parsePage(query: RawQuery): { limit?: number; offset?: number } {
+  const limit = integerParam(query, 'limit', 0, MAX_LIMIT);
+  const offset = integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER);
+  return { ...(limit !== undefined && { limit }), ...(offset !== undefined && { offset }) };
+}
+
 /** GET /admin/v1/accounts (decisions §16): by accountID, paged like the message lists. */
-export async function listAccounts(store: Store, query: RawQuery) {
-  const limit = integerParam(query, 'limit', 0, MAX_LIMIT) ?? DEFAULT_LIMIT;
-  const offset = integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
-  const { rows, more } = await store.accounts.list(limit, offset);
+export async function listAccounts(
+  store: Store,
+  page: { readonly limit?: number; readonly offset?: number },
+) {
+  const { rows, more } = await store.accounts.list(page.limit ?? DEFAULT_LIMIT, page.offset ?? 0);
   return { accounts: rows.map(accountView), more_results: more };
 }
 

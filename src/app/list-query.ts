@@ -1,11 +1,12 @@
 import { parseDateTime } from '../domain/dates.js';
 import { QueryError } from '../domain/errors.js';
-import { normaliseSender } from '../domain/msisdn.js';
+import { normaliseMsisdn, normaliseSender } from '../domain/msisdn.js';
 import type { SortKey } from '../store/port.js';
 
 /**
- * Parsing of the list endpoints' query parameters (interface.md, decisions §4 and §11), shared
- * by the outbound and inbound lists. Every malformed value is a QueryError: 400, VAL_ILLEGAL.
+ * The list endpoints' query parameters (interface.md, decisions §4 and §11), shared by the
+ * outbound and inbound lists, and the CLI's text options. Every malformed value is a
+ * QueryError: 400, VAL_ILLEGAL.
  */
 export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -20,14 +21,6 @@ function single(query: RawQuery, name: string): string | undefined {
   return value;
 }
 
-/** Every value of a repeatable parameter, comma lists split. */
-function list(query: RawQuery, name: string): string[] | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  const values = typeof value === 'string' ? [value] : value;
-  return values.flatMap((v) => v.split(',')).filter((v) => v !== '');
-}
-
 export function integerParam(query: RawQuery, name: string, min: number, max: number): number | undefined {
   const raw = single(query, name);
   if (raw === undefined) return undefined;
@@ -38,37 +31,43 @@ export function integerParam(query: RawQuery, name: string, min: number, max: nu
   return Number(value);
 }
 
-export function booleanParam(query: RawQuery, name: string): boolean | undefined {
-  const raw = single(query, name)?.trim().toLowerCase();
-  if (raw === undefined) return undefined;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new QueryError(name, `${name} must be true or false`);
+/**
+ * The parameters both lists share, as the HTTP edge hands them over: already of their JSON
+ * types, with lists split (its schema guarantees the types and ranges).
+ */
+export interface ListQuery {
+  readonly from?: readonly string[];
+  readonly ref?: string;
+  readonly completed?: boolean;
+  readonly 'messageID.min'?: number;
+  readonly 'messageID.max'?: number;
+  readonly 'created_at.min'?: string;
+  readonly 'created_at.max'?: string;
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly sort?: readonly string[];
 }
 
-export function dateParam(query: RawQuery, name: string, timeZone: string): number | undefined {
-  const raw = single(query, name);
+export function dateParam(name: string, raw: string | undefined, timeZone: string): number | undefined {
   if (raw === undefined) return undefined;
   const ms = parseDateTime(raw.trim(), timeZone);
   if (ms === null) {
     throw new QueryError(
       name,
-      `${name} must be Unix seconds, "YYYY-MM-DD hh:mm:ss", or ISO 8601 with Z or an offset`,
+      `${name} must be Unix seconds, "YYYY-MM-DD hh:mm:ss", or ISO 8601 with Z, an offset or neither`,
     );
   }
   return ms;
 }
 
 /** `ref=` (empty) selects messages without a reference. */
-export function refParam(query: RawQuery): string | null | undefined {
-  const raw = single(query, 'ref');
-  if (raw === undefined) return undefined;
-  return raw === '' ? null : raw;
+export function refParam(ref: string | undefined): string | null | undefined {
+  if (ref === undefined) return undefined;
+  return ref === '' ? null : ref;
 }
 
 /** Sender or recipient numbers: msisdns are normalised, alphanumeric ids kept as given. */
-export function numberListParam(query: RawQuery, name: string): string[] | undefined {
-  const values = list(query, name);
+export function numberListParam(name: string, values: readonly string[] | undefined): string[] | undefined {
   if (values === undefined) return undefined;
   return values.map((v) => {
     const normalised = normaliseSender(v);
@@ -78,39 +77,48 @@ export function numberListParam(query: RawQuery, name: string): string[] | undef
   });
 }
 
-export function sortParam<F extends string>(query: RawQuery, fields: readonly F[]): SortKey<F>[] {
-  const values = list(query, 'sort') ?? ['-messageID'];
+/** One msisdn (`to=`): `+` optional, a leading space read as `+` (decisions §5). */
+export function msisdnParam(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const msisdn = normaliseMsisdn(raw);
+  if (msisdn === null)
+    throw new QueryError(name, `${name} must be one msisdn in E.164 format, e.g. +61491570156`);
+  return msisdn;
+}
+
+export function sortParam<F extends string>(
+  values: readonly string[] | undefined,
+  fields: readonly F[],
+): SortKey<F>[] {
   const keys: SortKey<F>[] = [];
-  for (const value of values) {
-    const trimmed = value.trim();
-    const descending = trimmed.startsWith('-');
-    // An unencoded '+' in a query string arrives as a space, already trimmed away.
-    const name = trimmed.replace(/^[-+]/, '');
-    if (!(fields as readonly string[]).includes(name)) {
+  for (const value of values ?? ['-messageID']) {
+    const descending = value.startsWith('-');
+    const name = descending ? value.slice(1) : value;
+    const field = fields.find((f) => f === name);
+    if (field === undefined) {
       throw new QueryError(
         'sort',
         `sort fields are ${fields.join(', ')}, each optionally prefixed with - for descending`,
       );
     }
-    if (!keys.some((k) => k.field === name)) keys.push({ field: name as F, descending });
+    if (!keys.some((k) => k.field === field)) keys.push({ field, descending });
   }
   return keys;
 }
 
 /** The paging and time-window parameters both lists share. */
-export function commonListParams(query: RawQuery, timeZone: string, now: number) {
-  const idMin = integerParam(query, 'messageID.min', 0, Number.MAX_SAFE_INTEGER);
-  const idMax = integerParam(query, 'messageID.max', 0, Number.MAX_SAFE_INTEGER);
-  const createdMin = dateParam(query, 'created_at.min', timeZone) ?? now - DEFAULT_WINDOW_MS;
-  const createdMax = dateParam(query, 'created_at.max', timeZone);
-  const limit = integerParam(query, 'limit', 0, MAX_LIMIT) ?? DEFAULT_LIMIT;
-  const offset = integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+export function commonListParams(query: ListQuery, timeZone: string, now: number) {
+  const idMin = query['messageID.min'];
+  const idMax = query['messageID.max'];
+  const createdMin =
+    dateParam('created_at.min', query['created_at.min'], timeZone) ?? now - DEFAULT_WINDOW_MS;
+  const createdMax = dateParam('created_at.max', query['created_at.max'], timeZone);
   return {
     ...(idMin !== undefined && { idMin }),
     ...(idMax !== undefined && { idMax }),
     createdMin,
     ...(createdMax !== undefined && { createdMax }),
-    limit,
-    offset,
+    limit: query.limit ?? DEFAULT_LIMIT,
+    offset: query.offset ?? 0,
   };
 }

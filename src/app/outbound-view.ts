@@ -1,5 +1,5 @@
 import { formatDateTime } from '../domain/dates.js';
-import { emptyCounts, type StatusCounts } from '../domain/status.js';
+import { emptyCounts, type Status, type StatusCounts } from '../domain/status.js';
 import type { MessageListRow, MessageRecord, RecipientStatus } from '../store/port.js';
 
 /** The wire shapes of an outbound message (interface.md "Outbound message"). */
@@ -37,14 +37,21 @@ export interface ReadOptions {
   readonly status: boolean;
 }
 
+function statusMap(recipients: readonly RecipientStatus[]): Record<string, Status> {
+  return Object.fromEntries(recipients.map((r) => [r.msisdn, r.status]));
+}
+
+/** The shape of a cancel: `to` maps each recipient to its status, with the counts. */
+export function outboundWithStatus(m: MessageRecord, recipients: readonly RecipientStatus[]) {
+  return { ...plainOutbound(m, statusMap(recipients)), status: statusCounts(recipients) };
+}
+
 export function outboundWithOptions(
   m: MessageRecord,
   recipients: readonly RecipientStatus[],
   options: ReadOptions,
 ) {
-  const to = options.status
-    ? Object.fromEntries(recipients.map((r) => [r.msisdn, r.status]))
-    : recipients.map((r) => r.msisdn);
+  const to = options.status ? statusMap(recipients) : recipients.map((r) => r.msisdn);
   return {
     ...plainOutbound(m, to),
     ...(options.meta ? metaFields(m) : {}),

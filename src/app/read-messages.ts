@@ -1,69 +1,73 @@
 import { NotFoundError } from '../domain/errors.js';
+import type { Status } from '../domain/status.js';
 import type { Account, MessageRecord, Store } from '../store/port.js';
 import { MESSAGE_SORT_FIELDS } from '../store/port.js';
 import {
-  booleanParam,
   commonListParams,
+  msisdnParam,
   numberListParam,
   refParam,
   sortParam,
-  type RawQuery,
+  type ListQuery,
 } from './list-query.js';
 import { outboundWithOptions, plainOutbound, type ReadOptions } from './outbound-view.js';
 
-/** A messageID path segment: a positive integer below 2^53, else the message cannot exist (404). */
-export function parseMessageId(raw: string): number {
-  if (!/^\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) === 0) {
-    throw new NotFoundError('No message with that messageID');
-  }
-  return Number(raw);
+/** The options path segment, one of the values its schema allows (`meta`, `status`, both in either order). */
+export function readOptions(options: 'meta' | 'status' | 'meta,status' | 'status,meta'): ReadOptions {
+  return { meta: options.includes('meta'), status: options.includes('status') };
 }
 
-/** `meta`, `status`, or both in either order; anything else is 404 with the reason. */
-export function parseReadOptions(raw: string): ReadOptions {
-  const values = raw.split(',');
-  if (values.length > 2) throw new NotFoundError('options takes at most 2 values: meta, status');
-  if (new Set(values).size !== values.length) throw new NotFoundError('options must not repeat a value');
-  for (const v of values) {
-    if (v !== 'meta' && v !== 'status')
-      throw new NotFoundError(`Unknown option "${v}"; use meta, status or both`);
-  }
-  return { meta: values.includes('meta'), status: values.includes('status') };
-}
-
-export async function findMessage(store: Store, account: Account, rawId: string): Promise<MessageRecord> {
-  const message = await store.messages.get(account.id, parseMessageId(rawId));
+export async function findMessage(store: Store, account: Account, id: number): Promise<MessageRecord> {
+  const message = await store.messages.get(account.id, id);
   if (!message) throw new NotFoundError('No message with that messageID');
   return message;
 }
 
-export async function readMessage(store: Store, account: Account, rawId: string, options?: ReadOptions) {
-  const message = await findMessage(store, account, rawId);
-  return messageView(store, message, options);
+export async function readMessage(store: Store, account: Account, id: number) {
+  return messageView(store, await findMessage(store, account, id));
 }
 
-export async function messageView(store: Store, message: MessageRecord, options?: ReadOptions) {
+export async function readMessageWithOptions(
+  store: Store,
+  account: Account,
+  id: number,
+  options: ReadOptions,
+) {
+  const message = await findMessage(store, account, id);
+  return outboundWithOptions(message, await store.messages.recipientStatuses(message.id), options);
+}
+
+/** The plain shape: `to` lists the recipients. */
+export async function messageView(store: Store, message: MessageRecord) {
   const recipients = await store.messages.recipientStatuses(message.id);
-  if (!options)
-    return plainOutbound(
-      message,
-      recipients.map((r) => r.msisdn),
-    );
-  return outboundWithOptions(message, recipients, options);
+  return plainOutbound(
+    message,
+    recipients.map((r) => r.msisdn),
+  );
 }
 
-export async function listMessages(store: Store, account: Account, query: RawQuery, now: number) {
-  const senders = numberListParam(query, 'from');
-  const ref = refParam(query);
-  const paused = booleanParam(query, 'paused');
-  const completed = booleanParam(query, 'completed');
+export interface MessageListQuery extends ListQuery {
+  readonly paused?: boolean;
+  /** Messages with this recipient (decisions §16). */
+  readonly to?: string;
+  /** Messages with at least one recipient in this status. */
+  readonly status?: Status;
+}
+
+export async function listMessages(store: Store, account: Account, query: MessageListQuery, now: number) {
+  const senders = numberListParam('from', query.from);
+  const ref = refParam(query.ref);
+  const { paused, completed, status } = query;
+  const recipient = msisdnParam('to', query.to);
   const { rows, more } = await store.messages.list(account.id, {
     ...commonListParams(query, account.timezone, now),
     ...(senders !== undefined && { senders }),
     ...(ref !== undefined && { ref }),
     ...(paused !== undefined && { paused }),
     ...(completed !== undefined && { completed }),
-    sort: sortParam(query, MESSAGE_SORT_FIELDS),
+    ...(recipient !== undefined && { recipient }),
+    ...(status !== undefined && { status }),
+    sort: sortParam(query.sort, MESSAGE_SORT_FIELDS),
   });
   const recipients = await store.messages.recipientsOf(rows.map((r) => r.id));
   return { data: rows.map((m) => plainOutbound(m, recipients.get(m.id) ?? [])), more_results: more };

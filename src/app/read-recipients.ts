@@ -1,33 +1,32 @@
 import { formatDateTime } from '../domain/dates.js';
-import { QueryError, missing } from '../domain/errors.js';
-import { STATUSES, type Status } from '../domain/status.js';
+import type { Status } from '../domain/status.js';
 import type { Account, Store } from '../store/port.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, integerParam, type RawQuery } from './list-query.js';
+import { DEFAULT_LIMIT } from './list-query.js';
 import { findMessage } from './read-messages.js';
 
 const time = (ms: number | null) => (ms === null ? null : formatDateTime(ms));
 
+export interface RecipientListQuery {
+  readonly messageID: number;
+  readonly status?: Status;
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
 /** GET /v1/sms/recipients: one message's recipients with their parts and submit attempts. */
-export async function listRecipients(store: Store, account: Account, query: RawQuery) {
-  const rawId = query.messageID;
-  if (rawId === undefined || rawId === '') throw missing('messageID');
-  if (typeof rawId !== 'string') throw new QueryError('messageID', 'messageID may be given only once');
-  const message = await findMessage(store, account, rawId);
-  const status = query.status;
-  if (status !== undefined && (typeof status !== 'string' || !(STATUSES as string[]).includes(status))) {
-    throw new QueryError('status', `status must be one of ${STATUSES.join(', ')}`);
-  }
+export async function listRecipients(store: Store, account: Account, query: RecipientListQuery) {
+  const message = await findMessage(store, account, query.messageID);
   const { rows, more } = await store.recipients.list(message.id, {
-    ...(status !== undefined && { status: status as Status }),
-    limit: integerParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
-    offset: integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+    ...(query.status !== undefined && { status: query.status }),
+    limit: query.limit ?? DEFAULT_LIMIT,
+    offset: query.offset ?? 0,
   });
   return {
     data: rows.map((r) => ({
       msisdn: r.msisdn,
       status: r.status,
       status_code: r.statusCode,
-      status_at: time(r.statusAt),
+      status_at: formatDateTime(r.statusAt),
       submitted_at: time(r.submittedAt),
       sent_at: time(r.sentAt),
       final_at: time(r.finalAt),
@@ -40,7 +39,7 @@ export async function listRecipients(store: Store, account: Account, query: RawQ
       })),
       attempts: r.attempts.map((a) => ({
         connector: a.connector,
-        started_at: time(a.startedAt),
+        started_at: formatDateTime(a.startedAt),
         finished_at: time(a.finishedAt),
         outcome: a.outcome,
         detail: a.detail,

@@ -31,6 +31,18 @@ export type SendResult =
     }
   | { readonly kind: 'too_many_parts'; readonly numParts: number; readonly numPartsMax: number };
 
+/** The 201 body of POST /sms/message; an idempotent replay sends exactly this again. */
+export function createdAnswer(messageID: number, numParts: number, numRecipients: number) {
+  return { messageID, num_parts: numParts, num_recipients: numRecipients };
+}
+export type CreatedAnswer = ReturnType<typeof createdAnswer>;
+
+/** An Idempotency-Key this request has claimed: the message's transaction completes it. */
+export interface IdempotencyClaimed {
+  readonly key: string;
+  readonly token: string;
+}
+
 export interface SendDeps {
   readonly store: Store;
   readonly now: () => number;
@@ -42,7 +54,12 @@ export interface SendDeps {
  * Validates and stores one outbound message (interface.md POST /sms/message, decisions §4–§6).
  * Nothing is stored unless every rule passes; credits are reserved in the same transaction.
  */
-export async function sendMessage(deps: SendDeps, account: Account, input: SendInput): Promise<SendResult> {
+export async function sendMessage(
+  deps: SendDeps,
+  account: Account,
+  input: SendInput,
+  claimed?: IdempotencyClaimed,
+): Promise<SendResult> {
   const now = deps.now();
   const recipients = uniqueRecipients(input.to);
   const sender = normaliseSender(input.from);
@@ -95,6 +112,15 @@ export async function sendMessage(deps: SendDeps, account: Account, input: SendI
     },
     recipients,
     credits: account.credits === null ? 0 : credits,
+    ...(claimed && {
+      idempotency: {
+        ...claimed,
+        answer: (id: number) => ({
+          status: 201,
+          body: JSON.stringify(createdAnswer(id, numParts, recipients.length)),
+        }),
+      },
+    }),
   });
   if (result.kind === 'credit_insufficient') {
     throw new ValidationError({
@@ -145,9 +171,10 @@ function expiry(input: SendInput, sendAt: number, timeZone: string): number | nu
     if (expiresAt <= sendAt)
       throw illegal('expires_at', input.expires_at, 'expires_at must be after send_at');
   } else if (hasValue(input.ttl)) {
+    // A numeric string or a JSON non-negative integer (decisions §4); 0 expires at send_at.
     const ttl = String(input.ttl).trim();
-    if (!/^\d{1,10}$/.test(ttl) || Number(ttl) <= 0) {
-      throw illegal('ttl', input.ttl, 'ttl must be a whole number of seconds greater than 0');
+    if (!/^\d{1,10}$/.test(ttl)) {
+      throw illegal('ttl', input.ttl, 'ttl must be a whole number of seconds, 0 or more');
     }
     expiresAt = sendAt + Number(ttl) * 1000;
   }

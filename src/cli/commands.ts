@@ -2,14 +2,16 @@ import { createAccount, issueKey, updateAccount } from '../app/accounts.js';
 import {
   accountDetails,
   accountView,
+  listAccounts,
   addNumber,
   addSender,
   normaliseSenderArgument,
   numberView,
+  parsePage,
   requireAccountById,
 } from '../app/directory.js';
 import { isDeliveryReportType, type DeliveryReportType } from '../domain/delivery-report.js';
-import { NotFoundError } from '../domain/errors.js';
+import { NotFoundError, QueryError } from '../domain/errors.js';
 import { normaliseMsisdn } from '../domain/msisdn.js';
 import { migrate } from '../store/migrations/index.js';
 import { connect } from '../store/connect.js';
@@ -33,6 +35,8 @@ const settingOptions = {
   'callback-url': { type: 'string' },
   'inbound-url': { type: 'string' },
   'delivery-report': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'send-rate': { type: 'string' },
 } as const;
 
 function deliveryReport(value: string | undefined): DeliveryReportType | null | undefined {
@@ -43,6 +47,14 @@ function deliveryReport(value: string | undefined): DeliveryReportType | null | 
       '--delivery-report is summary, detailed, per_recipient_final, per_recipient or none',
     );
   return v;
+}
+
+/** `--rate-limit 50` or `--rate-limit unlimited`. */
+function rate(value: string | undefined, name: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'unlimited' || value === 'none') return null;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number per second or "unlimited"`);
+  return Number(value);
 }
 
 function positional(positionals: string[], index: number, name: string): string {
@@ -70,13 +82,13 @@ export const COMMANDS: Record<string, Command> = {
   'accounts create': {
     usage:
       'smsgw accounts create --name NAME [--timezone TZ] [--credits N|unlimited] [--any-sender]\n' +
-      '                      [--callback-url URL] [--inbound-url URL] [--delivery-report TYPE]',
+      '                      [--callback-url URL] [--inbound-url URL] [--delivery-report TYPE]\n' +
+      '                      [--rate-limit N] [--send-rate N]',
     summary: 'Create an account and print it with its first API key (shown once)',
     async run(argv, config) {
       const { values } = parse(argv, { name: { type: 'string' }, ...settingOptions });
       const name = requireString(values, 'name');
       await withStore(config, async ({ store, now }) => {
-        if (await store.accounts.getByName(name)) throw new UsageError(`an account named ${name} exists`);
         const { account, key } = await createAccount(
           store,
           {
@@ -87,10 +99,34 @@ export const COMMANDS: Record<string, Command> = {
             callbackUrl: optionalString(values, 'callback-url'),
             inboundUrl: optionalString(values, 'inbound-url'),
             deliveryReport: deliveryReport(optionalString(values, 'delivery-report')),
+            rateLimit: rate(optionalString(values, 'rate-limit'), 'rate-limit'),
+            sendRate: rate(optionalString(values, 'send-rate'), 'send-rate'),
           },
           now(),
         );
         print({ ...accountView(account), keyID: key.keyId, api_key: key.apiKey });
+      });
+    },
+  },
+
+  'accounts list': {
+    usage: 'smsgw accounts list [--limit N] [--offset N]',
+    summary: 'Print accounts by accountID (at most 500 at a time), as GET /admin/v1/accounts',
+    async run(argv, config) {
+      const { values } = parse(argv, { limit: { type: 'string' }, offset: { type: 'string' } });
+      const query = Object.fromEntries(
+        (['limit', 'offset'] as const).flatMap((name) => {
+          const value = optionalString(values, name);
+          return value === undefined ? [] : [[name, value]];
+        }),
+      );
+      await withStore(config, async ({ store }) => {
+        try {
+          print(await listAccounts(store, parsePage(query)));
+        } catch (error) {
+          if (error instanceof QueryError) throw new UsageError(`--${error.message}`);
+          throw error;
+        }
       });
     },
   },
@@ -109,13 +145,15 @@ export const COMMANDS: Record<string, Command> = {
 
   'accounts update': {
     usage:
-      'smsgw accounts update ACCOUNT_ID [--credits N|unlimited] [--add-credits N] [--timezone TZ]\n' +
+      'smsgw accounts update ACCOUNT_ID [--name NAME] [--credits N|unlimited] [--add-credits N] [--timezone TZ]\n' +
       '                      [--any-sender | --no-any-sender] [--callback-url URL|none] [--inbound-url URL|none]\n' +
-      '                      [--delivery-report TYPE|none] [--rotate-webhook-secret]',
+      '                      [--delivery-report TYPE|none] [--rate-limit N|unlimited] [--send-rate N|unlimited]\n' +
+      '                      [--rotate-webhook-secret]',
     summary: 'Change account settings, set or add credit, rotate the webhook secret',
     async run(argv, config) {
       const { values, positionals } = parse(argv, {
         ...settingOptions,
+        name: { type: 'string' },
         'no-any-sender': { type: 'boolean' },
         'add-credits': { type: 'string' },
         'rotate-webhook-secret': { type: 'boolean' },
@@ -128,8 +166,11 @@ export const COMMANDS: Record<string, Command> = {
           store,
           account.id,
           {
+            name: optionalString(values, 'name'),
             timezone: optionalString(values, 'timezone'),
             credits: credits(optionalString(values, 'credits')),
+            rateLimit: rate(optionalString(values, 'rate-limit'), 'rate-limit'),
+            sendRate: rate(optionalString(values, 'send-rate'), 'send-rate'),
             addCredits: integer(optionalString(values, 'add-credits'), 'add-credits'),
             anySender,
             callbackUrl: nullable(optionalString(values, 'callback-url')),

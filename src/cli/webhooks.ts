@@ -4,7 +4,7 @@
  */
 import type { RawQuery } from '../app/list-query.js';
 import { QueryError } from '../domain/errors.js';
-import { listDeliveries, replayDelivery } from '../webhooks/deliveries.js';
+import { listDeliveries, parseDeliveryFilter, replayDelivery } from '../webhooks/deliveries.js';
 import { optionalString, parse } from './args.js';
 import type { Command } from './commands.js';
 import { UsageError, print, withStore } from './context.js';
@@ -37,7 +37,7 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
       );
       await withStore(config, async ({ store }) => {
         try {
-          print(await listDeliveries(store, query));
+          print(await listDeliveries(store, parseDeliveryFilter(query)));
         } catch (error) {
           if (!(error instanceof QueryError)) throw error;
           // The API's message names its query parameter; say it with the option's name.
@@ -62,7 +62,7 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
       // Queued in the store: a running server's sender finds it within a second (its longest
       // sleep), or the next server to start sends it.
       await withStore(config, async ({ store, now }) => {
-        print(await replayDelivery(store, id, now()));
+        print(await replayDelivery(store, Number(id), now()));
       });
     },
   },

@@ -28,6 +28,16 @@ export interface Config {
   readonly leaseTtlMs: number;
   /** What happens to submits a dead node had in flight (decisions §23). */
   readonly onInterrupted: 'resend' | 'unknown';
+  /** Bearer token GET /metrics asks for; null = open (decisions §12). */
+  readonly metricsToken: string | null;
+  /** A request not fully received within this is answered 408 and its connection closed. */
+  readonly requestTimeoutMs: number;
+  /** Largest request body accepted; larger is 413. */
+  readonly maxBodyBytes: number;
+  /** Most connections open at once; further ones are closed as they arrive. */
+  readonly maxConnections: number;
+  /** Age after which finished messages and webhooks are deleted; null = kept (decisions §15). */
+  readonly retentionMs: number | null;
 }
 
 export type DatabaseConfig =
@@ -57,6 +67,7 @@ export function loadConfig(env: Env): Config {
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
   const carrier = oneOf(read, 'SMSGW_CARRIER', ['simulator', 'smpp'] as const, 'simulator');
+  const maxRecipients = integer(read, 'SMSGW_MAX_RECIPIENTS', 10_000, 1, 1_000_000);
   return Object.freeze({
     port: integer(read, 'SMSGW_PORT', 8080, 0, 65535),
     host: read('SMSGW_HOST') ?? '127.0.0.1',
@@ -70,12 +81,24 @@ export function loadConfig(env: Env): Config {
     webhookTimeoutMs: integer(read, 'SMSGW_WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
     webhookAllowPrivate: boolean(read, 'SMSGW_WEBHOOK_ALLOW_PRIVATE', carrier === 'simulator'),
     receiptTimeoutMs: duration(read, 'SMSGW_RECEIPT_TIMEOUT', '48h'),
-    maxRecipients: integer(read, 'SMSGW_MAX_RECIPIENTS', 10_000, 1, 1_000_000),
+    maxRecipients,
     logLevel: oneOf(read, 'SMSGW_LOG_LEVEL', LOG_LEVELS, 'info'),
     bootstrapKey: read('SMSGW_BOOTSTRAP_KEY') ?? null,
     nodeId: nodeId(read('SMSGW_NODE_ID')),
     leaseTtlMs: duration(read, 'SMSGW_LEASE_TTL', '10s'),
     onInterrupted: oneOf(read, 'SMSGW_ON_INTERRUPTED', ['resend', 'unknown'] as const, 'resend'),
+    metricsToken: read('SMSGW_METRICS_TOKEN') ?? null,
+    requestTimeoutMs: integer(read, 'SMSGW_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    // Unset, it leaves room for SMSGW_MAX_RECIPIENTS numbers of ~20 bytes each plus the text.
+    maxBodyBytes: integer(
+      read,
+      'SMSGW_MAX_BODY_BYTES',
+      Math.max(1_048_576, maxRecipients * 40 + 65_536),
+      1024,
+      1 << 30,
+    ),
+    maxConnections: integer(read, 'SMSGW_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    retentionMs: retention(read, 'SMSGW_RETENTION'),
   });
 }
 
@@ -113,6 +136,17 @@ function duration(read: Reader, name: string, fallback: string): number {
   const value = parseDuration(raw);
   if (value === null || value <= 0) {
     throw new ConfigError(name, `expected a duration such as 30s, 15m or 48h, got "${raw}"`);
+  }
+  return value;
+}
+
+/** `off` (the default) or a duration such as 90d. */
+function retention(read: Reader, name: string): number | null {
+  const raw = read(name);
+  if (raw === undefined || raw.toLowerCase() === 'off') return null;
+  const value = parseDuration(raw);
+  if (value === null || value <= 0) {
+    throw new ConfigError(name, `expected off or a duration such as 90d or 720h, got "${raw}"`);
   }
   return value;
 }

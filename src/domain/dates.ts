@@ -2,7 +2,7 @@
  * Date-time input and output (decisions §6). Pure: the time-zone rules come from Intl.
  *
  * Accepted input, and nothing else:
- * 1. Unix seconds: a non-negative integer JSON number, or a string of digits.
+ * 1. Unix seconds: an integer JSON number, or a string of digits, negative before 1970.
  * 2. `YYYY-MM-DD hh:mm:ss[.fff]`, no zone: wall time in the account's zone.
  * 3. `YYYY-MM-DDThh:mm:ss[.fff]Z`.
  * 4. `YYYY-MM-DDThh:mm:ss[.fff]±hh:mm` or `±hhmm`.
@@ -11,14 +11,16 @@
  * whether `10:30` was meant. Fractions may have 1–9 digits and are truncated to milliseconds.
  * A space instead of an offset's `+` is read as `+`, because an unencoded `+` in a query
  * string arrives as a space (the same reading as for msisdns).
- * The result must lie in 1970-01-01T00:00:00.000Z … 9999-12-31T23:59:59.999Z: the range of
- * non-negative Unix seconds that formatDateTime can print with a four-digit year.
+ * The result must lie in 0001-01-01T00:00:00.000Z … 9999-12-31T23:59:59.999Z: the years
+ * formatDateTime prints with four digits, dates before 1970 included (decisions §6: a filter
+ * on old messages, or a client's clock, may name them).
  */
 
+const MIN_MS = -62_135_596_800_000;
 const MAX_MS = 253_402_300_799_999;
 const DAY_MS = 86_400_000;
 
-const UNIX_SECONDS = /^\d{1,12}$/;
+const UNIX_SECONDS = /^-?\d{1,12}$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+ -])(\d{2}):?(\d{2}))?$/;
 
@@ -42,13 +44,15 @@ export function parseDateTime(input: string | number, timeZone: string): number 
     if (hours > 23 || minutes > 59) return null;
     // A space stands for '+' (see the top of this file).
     ms = wall - (sign === '-' ? -1 : 1) * (hours * 60 + minutes) * 60_000;
+  } else if (zone.utc) {
+    ms = wall;
   } else {
     // Offsets never reach a day, so a wall time this far out cannot land in range; this also
-    // keeps Intl away from years it would print with an era.
-    if (wall < -DAY_MS || wall > MAX_MS + DAY_MS) return null;
-    ms = zone.utc ? wall : localToUtc(zone.formatter, wall);
+    // keeps Intl (which reads the zone a day either side) away from years it prints with an era.
+    if (wall < MIN_MS + 2 * DAY_MS || wall > MAX_MS + DAY_MS) return null;
+    ms = localToUtc(zone.formatter, wall);
   }
-  return ms >= 0 && ms <= MAX_MS ? ms : null;
+  return inRange(ms) ? ms : null;
 }
 
 export function isValidTimeZone(tz: string): boolean {
@@ -126,8 +130,12 @@ export function formatUnixSeconds(ms: number): string {
 }
 
 function unixSeconds(seconds: number): number | null {
-  if (!Number.isInteger(seconds) || seconds < 0 || seconds * 1000 > MAX_MS) return null;
+  if (!Number.isInteger(seconds) || !inRange(seconds * 1000)) return null;
   return seconds * 1000 + 0; // + 0 turns -0 into 0
+}
+
+function inRange(ms: number): boolean {
+  return ms >= MIN_MS && ms <= MAX_MS;
 }
 
 /** The fields read as if they were UTC, or null when they name no real date or time. */
@@ -190,7 +198,8 @@ function zoneFor(timeZone: string): Zone {
 /**
  * The instant whose wall time in the zone is `wall` (wall fields read as UTC).
  * Candidates come from the offsets a day before and after, which assumes at most one
- * transition within two days (true of every zone in the tz database since 1970).
+ * transition within two days (true of every zone in the tz database since 1970, and of the
+ * zones test/domain/dates.test.ts reads back from 1900 on).
  * - One candidate reads back as `wall`: that one.
  * - Two do (clocks went back, the wall time happened twice): the earlier instant.
  * - None does (clocks went forward, the wall time never happened): the wall time is moved

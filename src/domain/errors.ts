@@ -75,3 +75,26 @@ export class ConflictError extends Error {
     this.argument = argument;
   }
 }
+
+/** Something with that name or number exists already (an account name, a routed number): 409. */
+export class AlreadyExistsError extends Error {
+  constructor(info: string) {
+    super(info);
+    this.name = 'AlreadyExistsError';
+  }
+}
+
+/** An Idempotency-Key that cannot be used for this request (decisions §14): 422 or 409. */
+export class IdempotencyError extends Error {
+  constructor(
+    /** mismatch: used with another body (422); in_progress: its first request still runs (409). */
+    readonly kind: 'mismatch' | 'in_progress',
+  ) {
+    super(
+      kind === 'mismatch'
+        ? 'The Idempotency-Key was used with a different request body'
+        : 'A request with this Idempotency-Key is still running',
+    );
+    this.name = 'IdempotencyError';
+  }
+}

@@ -11,7 +11,7 @@ declare module 'fastify' {
 }
 
 /** The caller's account; routes behind `requireAccount` always have one. */
-export function accountOf(request: FastifyRequest): Account {
+export function accountOf(request: { readonly account: Account | null }): Account {
   if (!request.account) throw new Error('route is missing the requireAccount hook');
   return request.account;
 }
@@ -32,7 +32,19 @@ export function requireAccount(store: Store) {
 
 /** onRequest hook for the admin API: the configured token, compared in constant time; unset = refused. */
 export function requireAdmin(adminToken: string | null) {
-  const expected = adminToken === null ? null : digest(adminToken);
+  return tokenCheck(adminToken);
+}
+
+/** onRequest hook for GET /metrics: the configured token if there is one; unset = open. */
+export function requireBearer(token: string | null) {
+  const check = tokenCheck(token);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (token !== null) return check(request, reply);
+  };
+}
+
+function tokenCheck(token: string | null) {
+  const expected = token === null ? null : digest(token);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const given = keyFromAuthorization(request.headers.authorization);
     // Digests have equal length, so timingSafeEqual never leaks the token's length.

@@ -1,4 +1,15 @@
-import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type {
+  ContextConfigDefault,
+  FastifySchema,
+  HTTPMethods,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteShorthandOptionsWithHandler,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from './app.js';
 import { errorBody } from './errors.js';
 
 declare module 'fastify' {
@@ -8,8 +19,29 @@ declare module 'fastify' {
   }
 }
 
-type Handlers = Partial<
-  Record<'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', Omit<RouteOptions, 'method' | 'url'>>
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/**
+ * What a route must say about itself: an operation of the OpenAPI document has an operationId,
+ * a summary and tags (the linter and client generators rely on them), unless it is hidden.
+ */
+export type OperationSchema = FastifySchema &
+  ({ operationId: string; summary: string; tags: readonly string[] } | { hide: true });
+
+/**
+ * One method of a path, typed by its schema: the TypeBox provider gives the handler the
+ * request's params, query and body as the schema declares them, and checks what it answers
+ * against the response schemas (which also serialize it: no field outside them is sent).
+ */
+export type Operation<S extends FastifySchema> = RouteShorthandOptionsWithHandler<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  S,
+  TypeBoxTypeProvider,
+  Logger
 >;
 
 /** Methods a client might try on any path; those a path does not support get 405. */
@@ -18,12 +50,17 @@ const KNOWN_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PA
 /**
  * Registers one path with its methods, plus OPTIONS (200, `Allow`, JSON array; no key needed)
  * and 405 with `Allow` for every other method (decisions §3). Every path of the API goes
- * through here, so the protocol edges cannot differ between endpoints.
+ * through here, so the protocol edges cannot differ between endpoints. Each method's schema
+ * is inferred on its own, so each handler is typed by its own schema.
  */
-export function resource(app: FastifyInstance, url: string, handlers: Handlers): void {
-  const methods = Object.keys(handlers) as (keyof Handlers)[];
+export function resource<S extends { [M in Method]?: OperationSchema }>(
+  app: App,
+  url: string,
+  operations: { [M in keyof S]: Operation<S[M] & FastifySchema> },
+): void {
+  const methods = Object.keys(operations) as (keyof S & Method)[];
+  for (const method of methods) app.route({ ...operations[method], method, url });
   const allow = [...methods, 'OPTIONS'];
-  for (const method of methods) app.route({ ...handlers[method]!, method, url });
   app.route({
     method: 'OPTIONS',
     url,

@@ -1,11 +1,62 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
+import { AlreadyExistsError } from '../domain/errors.js';
+import { isUniqueViolation } from './unique-violation.js';
 import type { Account, AccountPatch, AccountStore, ApiKeyRecord, NewAccount, NumberRecord } from './port.js';
 import type { AccountsTable, ApiKeysTable, Database, NumbersTable } from './schema.js';
 
 export function accountStore(db: Kysely<Database>): AccountStore {
+  const get = async (id: number) => {
+    const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toAccount(row) : null;
+  };
+
+  const update = async (id: number, patch: AccountPatch): Promise<Account | null> => {
+    const values: Updateable<AccountsTable> = {};
+    if (patch.name !== undefined) values.name = patch.name;
+    if (patch.timezone !== undefined) values.timezone = patch.timezone;
+    if (patch.anySender !== undefined) values.any_sender = patch.anySender ? 1 : 0;
+    if (patch.callbackUrl !== undefined) values.callback_url = patch.callbackUrl;
+    if (patch.inboundUrl !== undefined) values.inbound_url = patch.inboundUrl;
+    if (patch.deliveryReport !== undefined) values.delivery_report = patch.deliveryReport;
+    if (patch.credits !== undefined) values.credits = patch.credits;
+    if (patch.rateLimit !== undefined) values.rate_limit = patch.rateLimit;
+    if (patch.sendRate !== undefined) values.send_rate = patch.sendRate;
+    if (patch.rotateSecret) {
+      return db.transaction().execute(async (tx) => {
+        const current = await tx
+          .selectFrom('accounts')
+          .select('webhook_secret')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!current) return null;
+        const row = await tx
+          .updateTable('accounts')
+          .set({
+            ...values,
+            webhook_secret: patch.rotateSecret!.secret,
+            prev_webhook_secret: current.webhook_secret,
+            prev_secret_until: patch.rotateSecret!.prevSecretUntil,
+          })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        return row ? toAccount(row) : null;
+      });
+    }
+    if (Object.keys(values).length === 0) return get(id);
+    const row = await db
+      .updateTable('accounts')
+      .set(values)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toAccount(row) : null;
+  };
+
   return {
     async create(account: NewAccount) {
+      // A taken name is an answer (null), not an error: two creations at once both read it as free.
       const row = await db
         .insertInto('accounts')
         .values({
@@ -18,15 +69,26 @@ export function accountStore(db: Kysely<Database>): AccountStore {
           delivery_report: account.deliveryReport,
           webhook_secret: account.webhookSecret,
           created_at: account.createdAt,
+          rate_limit: account.rateLimit ?? null,
+          send_rate: account.sendRate ?? null,
         })
+        .onConflict((oc) => oc.column('name').doNothing())
         .returningAll()
-        .executeTakeFirstOrThrow();
-      return toAccount(row);
+        .executeTakeFirst();
+      return row ? toAccount(row) : null;
     },
 
-    async get(id) {
-      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
-      return row ? toAccount(row) : null;
+    get,
+
+    async list(limit, offset) {
+      const rows = await db
+        .selectFrom('accounts')
+        .selectAll()
+        .orderBy('id')
+        .limit(limit + 1)
+        .offset(offset)
+        .execute();
+      return { rows: rows.slice(0, limit).map(toAccount), more: rows.length > limit };
     },
 
     async getByName(name) {
@@ -42,56 +104,15 @@ export function accountStore(db: Kysely<Database>): AccountStore {
       return Number(row.n);
     },
 
-    async list(limit, offset) {
-      const rows = await db
-        .selectFrom('accounts')
-        .selectAll()
-        .orderBy('id')
-        .limit(limit + 1)
-        .offset(offset)
-        .execute();
-      return { rows: rows.slice(0, limit).map(toAccount), more: rows.length > limit };
-    },
-
-    async update(id, patch: AccountPatch) {
-      const values: Updateable<AccountsTable> = {};
-      if (patch.name !== undefined) values.name = patch.name;
-      if (patch.timezone !== undefined) values.timezone = patch.timezone;
-      if (patch.anySender !== undefined) values.any_sender = patch.anySender ? 1 : 0;
-      if (patch.callbackUrl !== undefined) values.callback_url = patch.callbackUrl;
-      if (patch.inboundUrl !== undefined) values.inbound_url = patch.inboundUrl;
-      if (patch.deliveryReport !== undefined) values.delivery_report = patch.deliveryReport;
-      if (patch.credits !== undefined) values.credits = patch.credits;
-      if (patch.rotateSecret) {
-        return db.transaction().execute(async (tx) => {
-          const current = await tx
-            .selectFrom('accounts')
-            .select('webhook_secret')
-            .where('id', '=', id)
-            .executeTakeFirst();
-          if (!current) return null;
-          const row = await tx
-            .updateTable('accounts')
-            .set({
-              ...values,
-              webhook_secret: patch.rotateSecret!.secret,
-              prev_webhook_secret: current.webhook_secret,
-              prev_secret_until: patch.rotateSecret!.prevSecretUntil,
-            })
-            .where('id', '=', id)
-            .returningAll()
-            .executeTakeFirst();
-          return row ? toAccount(row) : null;
-        });
+    async update(id, patch) {
+      try {
+        return await update(id, patch);
+      } catch (error) {
+        if (patch.name !== undefined && isUniqueViolation(error)) {
+          throw new AlreadyExistsError(`An account named ${patch.name} exists`);
+        }
+        throw error;
       }
-      if (Object.keys(values).length === 0) return this.get(id);
-      const row = await db
-        .updateTable('accounts')
-        .set(values)
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst();
-      return row ? toAccount(row) : null;
     },
 
     async addCredits(id, amount) {
@@ -234,6 +255,8 @@ export function toAccount(row: Selectable<AccountsTable>): Account {
     prevWebhookSecret: row.prev_webhook_secret,
     prevSecretUntil: row.prev_secret_until,
     createdAt: row.created_at,
+    rateLimit: row.rate_limit,
+    sendRate: row.send_rate,
   };
 }
 

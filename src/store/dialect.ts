@@ -18,6 +18,12 @@ export interface Dialect {
    * nodes write at once; SQLite has a single writer, so it needs neither (nor has the syntax).
    */
   readonly rowLocks: boolean;
+  /**
+   * SQL after a table name that pins the index a query reads: SQLite's `INDEXED BY`, for the
+   * rare query where its planner (which has no statistics) takes a worse one; nothing on
+   * PostgreSQL, whose planner has them.
+   */
+  indexedBy(index: string): string;
 }
 
 export interface Connection {

@@ -2,8 +2,10 @@ import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
+import { completeIdempotencyIn } from './idempotency.js';
 import { insertRows, insertRowsReturning } from './insert-rows.js';
 import { listPage, type ListSort } from './list-page.js';
+import { recipientFilters } from './message-filters.js';
 import { JOB } from './job-kinds.js';
 import { enqueue, type NewJob } from './outbox.js';
 import type {
@@ -82,10 +84,11 @@ export function messageStore(
     async list(accountId, q: MessageListQuery) {
       // Only what a list item shows: turning all 18 columns of 100 rows into JavaScript values
       // took more than half of the query's time.
+      const filters = await recipientFilters(db, q);
       let query = db
         .selectFrom('messages')
         .select(['id', 'sender', 'body', 'send_at', 'expires_at', 'ref', 'callback_url', 'paused'])
-        .where('account_id', '=', accountId);
+        .where(filters.sparse ? sql<number>`+account_id` : sql.ref('account_id'), '=', accountId);
       // `+created_at` keeps SQLite's planner (which has no statistics) from choosing the
       // created_at index and sorting the whole 24-hour window; it walks (account_id, id) instead.
       query = query.where(sql<number>`+created_at`, '>=', q.createdMin);
@@ -97,6 +100,7 @@ export function messageStore(
       else if (q.ref !== undefined) query = query.where('ref', '=', q.ref);
       if (q.paused !== undefined) query = query.where('paused', '=', q.paused ? 1 : 0);
       if (q.completed !== undefined) query = query.where('complete_at', q.completed ? 'is not' : 'is', null);
+      for (const condition of filters.where) query = query.where(condition);
       const page = await listPage(query, LIST_SORT, q.sort, q.limit, q.offset);
       return {
         rows: page.rows.map((r) => ({
@@ -204,6 +208,10 @@ async function createIn(
     results.push({ kind: 'created', id: 0 });
   }
   const ids = await insertMessages(tx, accepted);
+  for (const [i, { input }] of accepted.entries()) {
+    if (input.idempotency)
+      await completeIdempotencyIn(tx, input.message.accountId, input.idempotency, ids[i]!);
+  }
 
   const pendingRows: unknown[][] = [];
   const dueRows: unknown[][] = [];

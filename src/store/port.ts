@@ -4,8 +4,11 @@ import type { Status } from '../domain/status.js';
 import type { BindSlots } from './binds.js';
 import type { ConnectorStore } from './connectors.js';
 import type { EngineStore } from './engine-store.js';
+import type { IdempotencyStore, IdempotentCompletion } from './idempotency.js';
 import type { InboundStore } from './inbound.js';
+import type { OperationsStore } from './operations.js';
 import type { RecipientDetailStore } from './recipient-details.js';
+import type { RetentionStore } from './retention.js';
 import type { StatsStore } from './stats.js';
 import type { WebhookStore } from './webhooks.js';
 
@@ -28,6 +31,10 @@ export interface Account {
   readonly prevWebhookSecret: string | null;
   readonly prevSecretUntil: number | null;
   readonly createdAt: number;
+  /** API requests per second on each node; null = unlimited (decisions §13). */
+  readonly rateLimit: number | null;
+  /** Recipients per second handed to carriers across all nodes; null = unlimited. */
+  readonly sendRate: number | null;
 }
 
 export interface NewAccount {
@@ -40,10 +47,23 @@ export interface NewAccount {
   readonly deliveryReport: DeliveryReportType | null;
   readonly webhookSecret: string;
   readonly createdAt: number;
+  /** Unlimited when absent. */
+  readonly rateLimit?: number | null;
+  readonly sendRate?: number | null;
 }
 
 export type AccountPatch = Partial<
-  Pick<NewAccount, 'name' | 'timezone' | 'anySender' | 'callbackUrl' | 'inboundUrl' | 'deliveryReport'>
+  Pick<
+    NewAccount,
+    | 'name'
+    | 'timezone'
+    | 'anySender'
+    | 'callbackUrl'
+    | 'inboundUrl'
+    | 'deliveryReport'
+    | 'rateLimit'
+    | 'sendRate'
+  >
 > & {
   /** Replace the credit balance (null = unlimited). */
   readonly credits?: number | null;
@@ -69,12 +89,14 @@ export interface NumberRecord {
 }
 
 export interface AccountStore {
-  create(account: NewAccount): Promise<Account>;
+  /** Null when the name is taken. */
+  create(account: NewAccount): Promise<Account | null>;
   get(id: number): Promise<Account | null>;
+  /** Accounts by id, one more than `limit` read so the caller knows whether more exist. */
+  list(limit: number, offset: number): Promise<{ rows: Account[]; more: boolean }>;
   getByName(name: string): Promise<Account | null>;
   count(): Promise<number>;
-  /** One page in accountID order (decisions §16). */
-  list(limit: number, offset: number): Promise<{ rows: Account[]; more: boolean }>;
+  /** Null when there is no such account; throws NameTakenError when renamed to a taken name. */
   update(id: number, patch: AccountPatch): Promise<Account | null>;
   /** Adds to a limited balance; an unlimited account stays unlimited. */
   addCredits(id: number, amount: number): Promise<Account | null>;
@@ -135,6 +157,8 @@ export interface NewMessageInput {
   readonly message: NewMessage;
   readonly recipients: readonly string[];
   readonly credits: number;
+  /** An Idempotency-Key claim this message completes, in its own transaction (decisions §14). */
+  readonly idempotency?: IdempotentCompletion;
 }
 
 export type CreateMessageResult =
@@ -158,6 +182,10 @@ export interface SortKey<F extends string> {
 
 export interface MessageListQuery {
   readonly senders?: readonly string[];
+  /** Messages with this recipient (normalised msisdn). */
+  readonly recipient?: string;
+  /** Messages with at least one recipient in this status. */
+  readonly status?: Status;
   /** undefined: no filter; null: only messages without a reference. */
   readonly ref?: string | null;
   readonly paused?: boolean;
@@ -199,5 +227,8 @@ export interface Store {
   readonly webhooks: WebhookStore;
   readonly recipients: RecipientDetailStore;
   readonly stats: StatsStore;
+  readonly operations: OperationsStore;
+  readonly idempotency: IdempotencyStore;
+  readonly retention: RetentionStore;
   close(): Promise<void>;
 }

@@ -24,6 +24,7 @@ export interface Database {
   smpp_routes: SmppRoutesTable;
   nodes: NodesTable;
   connector_binds: ConnectorBindsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 /** A running smsgw node (decisions §23); its work is taken over when its heartbeat stops. */
@@ -104,6 +105,10 @@ export interface AccountsTable {
   prev_webhook_secret: string | null;
   prev_secret_until: number | null;
   created_at: number;
+  /** API requests per second, counted per node; null = unlimited (decisions §13). */
+  rate_limit: number | null;
+  /** Recipients per second handed to carriers, across all nodes; null = unlimited. */
+  send_rate: number | null;
 }
 
 export interface ApiKeysTable {
@@ -280,5 +285,23 @@ export interface SmppRoutesTable {
   connector_id: number;
   /** Lower goes first. */
   priority: Generated<number>;
+  created_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: number;
+  key: string;
+  /** SHA-256 (hex) of the request body as canonical JSON. */
+  fingerprint: string;
+  /** running | done */
+  state: string;
+  /** The request holding a running key; null once done. */
+  owner: string | null;
+  /** When a running key's holder is presumed dead and another request may take it. */
+  locked_until: number | null;
+  message_id: number | null;
+  response_status: number | null;
+  /** The first answer's exact JSON body, replayed as it was. */
+  response_body: string | null;
   created_at: number;
 }

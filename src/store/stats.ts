@@ -16,7 +16,7 @@ export interface SubmitOutcomeRow {
 export interface QueueDepth {
   /** Recipients not yet final, across open messages. */
   readonly open: number;
-  /** Recipients queued for the carrier (one send job each). */
+  /** Recipients queued for the carrier. */
   readonly submitted: number;
   /** Recipients the carrier accepted, waiting for their receipt. */
   readonly awaitingReceipt: number;
@@ -117,10 +117,12 @@ export function statsStore(db: Kysely<Database>): StatsStore {
           .executeTakeFirst();
         open += Number(row?.n ?? 0);
       }
+      // A submitted recipient is its own send work since migration 7 (no outbox row): the
+      // literal lets SQLite count the entries of its partial index recipients_work.
       const submitted = await db
-        .selectFrom('outbox')
+        .selectFrom('recipients')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('kind', '=', 'send')
+        .where('status', '=', sql.lit('submitted'))
         .executeTakeFirstOrThrow();
       // The literal lets SQLite use the partial index of recipients in 'sent'.
       const waiting = await db

@@ -8,8 +8,11 @@ import type { TransitionSink } from './transitions.js';
 import type { InboundStoredSink } from './inbound.js';
 import type { SendHandoff } from './sending.js';
 import type { Connection } from './dialect.js';
+import { idempotencyStore } from './idempotency.js';
 import { messageStore } from './messages.js';
+import { operationsStore } from './operations.js';
 import { recipientDetailStore } from './recipient-details.js';
+import { retentionStore } from './retention.js';
 import { statsStore } from './stats.js';
 import type { Store } from './port.js';
 import { webhookStore } from './webhooks.js';
@@ -37,6 +40,9 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     webhooks: webhookStore(conn.db),
     recipients: recipientDetailStore(conn.db),
     stats: statsStore(conn.db),
+    operations: operationsStore(conn.db, conn.dialect),
+    idempotency: idempotencyStore(conn.db),
+    retention: retentionStore(conn.db, conn.dialect),
     close: () => conn.close(),
   };
 }

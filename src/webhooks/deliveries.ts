@@ -32,27 +32,53 @@ export function deliveryView(d: DeliveryRecord) {
   };
 }
 
+/** The filters of GET /admin/v1/webhooks and `smsgw webhooks list`, named as the query parameters. */
+export interface DeliveryFilter {
+  readonly messageID?: number;
+  readonly kind?: DeliveryKind;
+  readonly state?: DeliveryState;
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
 function oneOf<T extends string>(query: RawQuery, name: string, allowed: readonly T[]): T | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !(allowed as readonly string[]).includes(raw)) {
-    throw new QueryError(name, `${name} must be one of ${allowed.join(', ')}`);
-  }
-  return raw as T;
+  const value = allowed.find((a) => a === raw);
+  if (value === undefined) throw new QueryError(name, `${name} must be one of ${allowed.join(', ')}`);
+  return value;
+}
+
+/** The filter from text (the CLI's options); the HTTP edge gets it typed from its schema. */
+export function parseDeliveryFilter(query: RawQuery): DeliveryFilter {
+  const messageID = integerParam(query, 'messageID', 1, Number.MAX_SAFE_INTEGER);
+  const kind = oneOf<DeliveryKind>(query, 'kind', DELIVERY_KINDS);
+  const state = oneOf<DeliveryState>(query, 'state', DELIVERY_STATES);
+  const limit = integerParam(query, 'limit', 1, MAX_LIMIT);
+  const offset = integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER);
+  return {
+    ...(messageID !== undefined && { messageID }),
+    ...(kind !== undefined && { kind }),
+    ...(state !== undefined && { state }),
+    ...(limit !== undefined && { limit }),
+    ...(offset !== undefined && { offset }),
+  };
 }
 
 /** Newest first; with `accountId`, only that account's (the public API's listing). */
-export async function listDeliveries(store: Pick<Store, 'webhooks'>, query: RawQuery, accountId?: number) {
-  const messageId = integerParam(query, 'messageID', 1, Number.MAX_SAFE_INTEGER);
-  const kind = oneOf<DeliveryKind>(query, 'kind', DELIVERY_KINDS);
-  const state = oneOf<DeliveryState>(query, 'state', DELIVERY_STATES);
+export async function listDeliveries(
+  store: Pick<Store, 'webhooks'>,
+  filter: DeliveryFilter,
+  accountId?: number,
+) {
+  const { messageID, kind, state } = filter;
   const { rows, more } = await store.webhooks.list({
     ...(accountId !== undefined && { accountId }),
-    ...(messageId !== undefined && { messageId }),
+    ...(messageID !== undefined && { messageId: messageID }),
     ...(kind !== undefined && { kind }),
     ...(state !== undefined && { state }),
-    limit: integerParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
-    offset: integerParam(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+    limit: filter.limit ?? DEFAULT_LIMIT,
+    offset: filter.offset ?? 0,
   });
   return { data: rows.map(deliveryView), more_results: more };
 }
@@ -63,13 +89,14 @@ export async function listDeliveries(store: Pick<Store, 'webhooks'>, query: RawQ
  */
 export async function replayDelivery(
   store: Pick<Store, 'webhooks'>,
-  rawId: string,
+  id: number,
   now: number,
   accountId?: number,
 ) {
-  const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : 0;
   const owned =
-    id > 0 && (accountId === undefined || (await store.webhooks.get(id))?.accountId === accountId);
+    Number.isSafeInteger(id) &&
+    id > 0 &&
+    (accountId === undefined || (await store.webhooks.get(id))?.accountId === accountId);
   const outcome = owned ? await store.webhooks.replay(id, now) : ({ kind: 'not_found' } as const);
   if (outcome.kind === 'not_found') throw new NotFoundError('No webhook delivery with that deliveryID');
   if (outcome.kind === 'not_failed') {

@@ -43,4 +43,25 @@ describe('stopping the server', () => {
     expect(Date.now() - started).toBeLessThan(9_000);
     await closed;
   });
+
+  it('reports not ready from the moment stop() begins, before the API closes', async () => {
+    const second = await createTestDatabase('sqlite');
+    const running = await startServer(
+      loadConfig({ SMSGW_DATABASE_URL: second.url, SMSGW_PORT: '0', SMSGW_LOG_LEVEL: 'silent' }),
+      pino({ level: 'silent' }),
+    );
+    try {
+      const ready = await running.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toMatchObject({ status: 'ready', checks: { engine: 'ok' } });
+      const stopped = running.stop();
+      const draining = await running.app.inject({ method: 'GET', url: '/readyz' });
+      expect(draining.statusCode).toBe(503);
+      expect(draining.json()).toMatchObject({ status: 'not_ready', checks: { engine: 'shutting down' } });
+      await stopped;
+    } finally {
+      await running.stop();
+      await second.drop();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
+import { checkContract } from '../helpers/contract.js';
 import { ENGINES } from '../helpers/engines.js';
 
 const SMSC = { host: 'smsc.example.net', port: 2775, system_id: 'smsgw', password: 'secret' };
@@ -326,6 +327,22 @@ describe.each(ENGINES)('connector and route admin API on %s', (engine) => {
   });
 });
 
+/** What a running SmppConnector reports (its state()), and the admin API's view of it. */
+const LIVE_STATE = {
+  bound: true,
+  session: 'bound',
+  inFlight: 3,
+  throughput: 12.5,
+  rateLimit: 100,
+  totals: { submit_sm: 40 },
+  errors: { ESME_RTHROTTLED: 2 },
+  lastError: { at: Date.parse('2026-11-21T11:59:00.000Z'), kind: 'ESME_RTHROTTLED', detail: 'throttled' },
+};
+const LIVE_STATE_SHOWN = {
+  ...LIVE_STATE,
+  lastError: { at: '2026-11-21T11:59:00.000Z', kind: 'ESME_RTHROTTLED', detail: 'throttled' },
+};
+
 describe.each(ENGINES)('connector state and router reloads on %s', (engine) => {
   let t: TestApp;
   let reloads = 0;
@@ -337,12 +354,12 @@ describe.each(ENGINES)('connector state and router reloads on %s', (engine) => {
       store: t.store,
       logger: pino({ level: 'silent' }),
       now: () => t.clock.now,
-      connectorStates: () =>
-        Promise.resolve({ live: { bound: true, inFlight: 3, throughput: 12.5, errors: {} } }),
+      connectorStates: () => Promise.resolve({ live: LIVE_STATE }),
       onRoutingChanged: () => {
         reloads += 1;
       },
     });
+    checkContract(app);
   });
   afterAll(async () => {
     await app.close();
@@ -354,17 +371,12 @@ describe.each(ENGINES)('connector state and router reloads on %s', (engine) => {
   it('shows the live state of running connectors, null for the others', async () => {
     await admin('POST', '/connectors', { name: 'live', ...SMSC });
     await admin('POST', '/connectors', { name: 'idle', ...SMSC, enabled: false });
-    expect((await admin('GET', '/connectors/live')).body.state).toEqual({
-      bound: true,
-      inFlight: 3,
-      throughput: 12.5,
-      errors: {},
-    });
+    expect((await admin('GET', '/connectors/live')).body.state).toEqual(LIVE_STATE_SHOWN);
     expect((await admin('GET', '/connectors/idle')).body.state).toBeNull();
     const list = (await admin('GET', '/connectors')).body.connectors as { name: string; state: unknown }[];
     expect(Object.fromEntries(list.map((c) => [c.name, c.state]))).toEqual({
       idle: null,
-      live: { bound: true, inFlight: 3, throughput: 12.5, errors: {} },
+      live: LIVE_STATE_SHOWN,
     });
   });
 

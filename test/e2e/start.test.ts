@@ -1,10 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '../helpers/process.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fetchChecked } from '../helpers/contract.js';
 
 /**
  * What a new user does: build, start the built server with nothing but the environment,
@@ -100,7 +102,7 @@ async function startServer(env: Record<string, string>) {
 }
 
 function post(url: string, key: string, body: unknown) {
-  return fetch(`${url}/sms/message`, {
+  return fetchChecked(`${url}/sms/message`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -154,7 +156,11 @@ describe('npm start on an empty store', () => {
     expect(page.status).toBe(200);
     const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
     expect(script).toBeDefined();
-    expect((await fetch(new URL(script!, consoleUrl))).status).toBe(200);
+    const asset = await fetch(new URL(script!, consoleUrl));
+    expect(asset.status).toBe(200);
+    // Read to the end: an unread body keeps its connection busy, and the stop below would then
+    // wait out the shutdown grace period (5 s) for it.
+    await asset.arrayBuffer();
 
     const { code, ms } = await stop(server);
     expect(code).toBe(0);
@@ -195,7 +201,8 @@ describe('the smsgw CLI', () => {
     const database = sqliteUrl();
     const { stdout } = await run(
       process.execPath,
-      [CLI, 'accounts', 'create', '--name', 'shop', '--credits', '10'],
+      // --create: the database file does not exist yet, and a CLI command makes none unasked.
+      [CLI, 'accounts', 'create', '--create', '--name', 'shop', '--credits', '10'],
       {
         cwd: tempDir(),
         env: environment({ SMSGW_DATABASE_URL: database }),
@@ -208,10 +215,12 @@ describe('the smsgw CLI', () => {
 
     // The store is not empty, so no bootstrap account (and no key) is made this time.
     const server = await startServer({ SMSGW_DATABASE_URL: database });
-    const list = await fetch(`${server.url}/sms/messages`, { headers: { authorization: `Bearer ${key}` } });
+    const list = await fetchChecked(`${server.url}/sms/messages`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(list.status).toBe(200);
     expect(await list.json()).toEqual({ data: [], more_results: false });
-    const anonymous = await fetch(`${server.url}/sms/messages`, {
+    const anonymous = await fetchChecked(`${server.url}/sms/messages`, {
       headers: { authorization: 'Bearer nope' },
     });
     expect(anonymous.status).toBe(401);
@@ -219,4 +228,75 @@ describe('the smsgw CLI', () => {
     expect((await stop(server)).code).toBe(0);
     expect(server.output.stdout).not.toMatch(PRINTED_KEY);
   });
+});
+
+describe('a closed stdout', () => {
+  it('neither stops nor hangs the server (EPIPE), and SIGTERM still ends it cleanly', async () => {
+    const port = await freePort();
+    // The reader of stdout is gone before the server writes anything: the first-start key it
+    // prints and every log line after go into a broken pipe.
+    const started = start(MAIN, [], { SMSGW_PORT: String(port), SMSGW_DATABASE_URL: sqliteUrl() }, tempDir());
+    started.child.stdout!.destroy();
+    const base = `http://127.0.0.1:${port}`;
+    for (let ready = false; !ready;) {
+      if (started.child.exitCode !== null) throw new Error(`server exited: ${started.output.stderr}`);
+      ready = await fetch(`${base}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (let i = 0; i < 50; i++) {
+      const response = await fetch(`${base}/v1/sms/messages`, { headers: { authorization: 'Bearer wrong' } });
+      expect(response.status).toBe(401);
+    }
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(started.child.exitCode).toBeNull();
+    expect((await stop(started)).code).toBe(0);
+  });
+});
+
+describe('the npm package', () => {
+  it('holds dist/ and a smsgw bin that works from an empty folder', async () => {
+    const packed = tempDir();
+    // Built by beforeAll; --ignore-scripts keeps `prepare` from building it again.
+    const { stdout } = await run(
+      'npm',
+      ['pack', '--json', '--ignore-scripts', '--pack-destination', packed],
+      {
+        cwd: ROOT,
+        env: environment({}),
+      },
+    );
+    const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    const files = info!.files.map((f) => f.path);
+    expect(files).toContain('dist/main.js');
+    expect(files).toContain('dist/cli/main.js');
+    expect(files).toContain('package.json');
+    expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
+
+    const folder = tempDir();
+    // Scripts stay off: better-sqlite3's would compile SQLite (minutes, and a compiler), and
+    // --help needs no database. Dependencies come from npm's cache where it has them.
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefer-offline',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        join(packed, info!.filename),
+      ],
+      { cwd: folder, env: environment({}), timeout: 240_000 },
+    );
+    for (const args of [['--help'], ['accounts', 'create', '--help'], ['serve', '--help']]) {
+      const help = await run('npx', ['--no-install', 'smsgw', ...args], {
+        cwd: folder,
+        env: environment({}),
+      });
+      expect(help.stdout, args.join(' ')).toMatch(/smsgw/);
+    }
+    expect(existsSync(join(folder, 'data'))).toBe(false);
+  }, 300_000);
 });

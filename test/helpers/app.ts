@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import type { Account, Store } from '../../src/store/port.js';
 import { createStore } from '../../src/store/store.js';
+import { checkContract } from './contract.js';
 import { createTestDatabase, type TestDatabase } from './engines.js';
 
 export const ADMIN_TOKEN = 'test-admin-token';
@@ -46,6 +47,7 @@ export async function createTestApp(
     now,
     wake: () => options.wake?.(),
   });
+  checkContract(app);
   let counter = 0;
   const newAccount = async (input: Partial<AccountInput> = {}) => {
     counter += 1;

@@ -1,12 +1,12 @@
 import type { Account, NewMessageInput, Store } from '../../src/store/port.js';
 
 /** An account (unlimited unless `credits` is given) that may send from any sender, straight through the store. */
-export function createStoreAccount(
+export async function createStoreAccount(
   store: Store,
   name: string,
   credits: number | null = null,
 ): Promise<Account> {
-  return store.accounts.create({
+  const account = await store.accounts.create({
     name,
     timezone: 'UTC',
     credits,
@@ -17,6 +17,8 @@ export function createStoreAccount(
     webhookSecret: 's',
     createdAt: 0,
   });
+  if (!account) throw new Error(`an account named ${name} exists`);
+  return account;
 }
 
 /** A one-part message to `recipients`, due at once, as the store's createMany takes it. */

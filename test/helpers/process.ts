@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { fetchChecked } from './contract.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -60,7 +61,7 @@ export async function startServerProcess(env: Record<string, string>, port: numb
 }
 
 export async function api(baseUrl: string, key: string, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${baseUrl}${path}`, {
+  const r = await fetchChecked(`${baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),

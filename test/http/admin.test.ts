@@ -98,6 +98,19 @@ describe.each(ENGINES)('admin API on %s', (engine) => {
     expect((await admin('POST', '/accounts', { name: 'dup' })).status).toBe(409);
   });
 
+  it('400 JSON_INVALID for a body nested deeper than the parser allows', async () => {
+    const deep = `{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    for (const [method, path] of [
+      ['POST', '/accounts'],
+      ['PATCH', `/accounts/${t.account.id}`],
+      ['POST', '/connectors'],
+    ] as const) {
+      const r = await admin(method, path, deep);
+      expect(r.status, path).toBe(400);
+      expect(r.body).toMatchObject({ status_code: 400, type: 'JSON_INVALID', arguement: null });
+    }
+  });
+
   it('changes settings, sets and adds credit, rotates the webhook secret', async () => {
     const created = await admin('POST', '/accounts', { name: 'settings' });
     const id = created.body.accountID;

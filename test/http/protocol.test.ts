@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/http/app.js';
 import type { Store } from '../../src/store/port.js';
 import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
+import { checkContract } from '../helpers/contract.js';
 import { ENGINES } from '../helpers/engines.js';
 
 /** Every path of the API with the methods it supports (decisions §3). */
@@ -25,6 +26,9 @@ const PATHS: [string, string[]][] = [
   ['/v1/webhooks', ['GET', 'OPTIONS']],
   ['/v1/webhooks/1/replay', ['POST', 'OPTIONS']],
   ['/admin/v1/stats', ['GET', 'OPTIONS']],
+  ['/healthz', ['GET', 'OPTIONS']],
+  ['/readyz', ['GET', 'OPTIONS']],
+  ['/metrics', ['GET', 'OPTIONS']],
 ];
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
@@ -105,7 +109,10 @@ describe.each(ENGINES)('protocol edges on %s', (engine) => {
       expect.arrayContaining(['/admin/v1/accounts', '/v1/sms/message/{messageID}']),
     );
     const send = r.body.paths['/v1/sms/message'].post;
-    expect(Object.keys(send.requestBody.content['application/json'].schema.properties)).toEqual(
+    expect(send.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SendSmsRequest',
+    });
+    expect(Object.keys(r.body.components.schemas.SendSmsRequest.properties)).toEqual(
       expect.arrayContaining([
         'to',
         'from',
@@ -121,7 +128,7 @@ describe.each(ENGINES)('protocol edges on %s', (engine) => {
       ]),
     );
     expect(Object.keys(send.responses)).toEqual(
-      expect.arrayContaining(['200', '201', '400', '401', '403', '404', '405']),
+      expect.arrayContaining(['200', '201', '400', '401', '403', '404', '405', '413', '429', '500']),
     );
   });
 
@@ -147,6 +154,7 @@ describe('unexpected failures', () => {
       logger: pino({ level: 'silent' }),
       now: () => Date.now(),
     });
+    checkContract(app);
     const r = await app.inject({
       method: 'GET',
       url: '/v1/sms/messages',

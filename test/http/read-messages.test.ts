@@ -205,6 +205,53 @@ describe.each(ENGINES)('GET /v1/sms/messages on %s', (engine) => {
     expect(idsOf(window.body)).toEqual([ids[3], ids[2], ids[1]]);
   });
 
+  it('takes created_at filters before 1970 (decisions §6)', async () => {
+    for (const query of [
+      '?created_at.min=1960-01-01T00:00:00Z',
+      '?created_at.min=1969-12-31 23:59:59',
+      '?created_at.min=1969-07-20T20:17:40',
+      '?created_at.min=-86400',
+    ]) {
+      const r = await list(query);
+      expect(r.status, query).toBe(200);
+      expect(idsOf(r.body), query).toEqual([ids[5], ids[4], ids[3], ids[2], ids[1], ids[0]]);
+    }
+    const none = await list('?created_at.min=1900-01-01T00:00:00Z&created_at.max=1969-12-31T23:59:59Z');
+    expect(none.status).toBe(200);
+    expect(none.body.data).toEqual([]);
+  });
+
+  it('reads created_at filters without a zone, T or space, in the account timezone', async () => {
+    const tz = await t.newAccount({ timezone: 'America/Sao_Paulo' });
+    const posted: number[] = [];
+    const saved = t.clock.now;
+    for (const at of ['2026-11-21T12:00:00Z', '2026-11-21T13:00:00Z']) {
+      t.clock.now = Date.parse(at);
+      const r = await call(
+        t,
+        'POST',
+        '/v1/sms/message',
+        { to: ['+61491570150'], from: 'Acme', body: 'x' },
+        tz.key,
+      );
+      posted.push(r.body.messageID);
+    }
+    t.clock.now = saved;
+    // 10:00 in São Paulo (UTC-3) is 13:00Z.
+    for (const query of ['?created_at.min=2026-11-21T10:00:00', '?created_at.min=2026-11-21 10:00:00']) {
+      const r = await call(t, 'GET', `/v1/sms/messages${query}`, undefined, tz.key);
+      expect(idsOf(r.body), query).toEqual([posted[1]]);
+    }
+    const before = await call(
+      t,
+      'GET',
+      '/v1/sms/messages?created_at.max=2026-11-21T09:59:59.999',
+      undefined,
+      tz.key,
+    );
+    expect(idsOf(before.body)).toEqual([posted[0]]);
+  });
+
   it('sorts by each field, ties broken by messageID descending', async () => {
     expect(idsOf((await list('?sort=messageID')).body)).toEqual([ids[0], ids[1], ids[2], ids[3], ids[4]]);
     expect(idsOf((await list('?sort=from')).body)).toEqual([ids[1], ids[4], ids[2], ids[0], ids[3]]);

@@ -154,6 +154,9 @@ describe.each(ENGINES)('POST /v1/sms/message on %s', (engine) => {
         [1796119200, '2026-12-01T10:00:00.000Z'],
         ['1796119200', '2026-12-01T10:00:00.000Z'],
         ['2026-12-01 07:00:00', '2026-12-01T10:00:00.000Z'],
+        // ISO 8601 with T and no zone is the same wall time (decisions §6).
+        ['2026-12-01T07:00:00', '2026-12-01T10:00:00.000Z'],
+        ['2026-12-01T07:00:00.5', '2026-12-01T10:00:00.500Z'],
         ['2026-12-01T10:00:00Z', '2026-12-01T10:00:00.000Z'],
         ['2026-12-01T07:00:00-0300', '2026-12-01T10:00:00.000Z'],
         ['2026-12-01T07:00:00.250-03:00', '2026-12-01T10:00:00.250Z'],
@@ -163,6 +166,36 @@ describe.each(ENGINES)('POST /v1/sms/message on %s', (engine) => {
         expect(r.status, String(sendAt)).toBe(201);
         const read = await call(t, 'GET', `/v1/sms/message/${r.body.messageID}`, undefined, key);
         expect(read.body.send_at, String(sendAt)).toBe(expected);
+      }
+    });
+
+    it('takes dates before 1970 (decisions §6): a send_at in the past sends now', async () => {
+      for (const [sendAt, expected] of [
+        ['1969-07-20 20:17:40', '1969-07-20T20:17:40.000Z'],
+        ['1969-07-20T20:17:40', '1969-07-20T20:17:40.000Z'],
+        [-86_400, '1969-12-31T00:00:00.000Z'],
+        ['-86400', '1969-12-31T00:00:00.000Z'],
+      ] as const) {
+        const r = await send({ to: TO, from: 'Acme', body: 'x', send_at: sendAt });
+        expect(r.status, String(sendAt)).toBe(201);
+        const read = await call(t, 'GET', `/v1/sms/message/${r.body.messageID}`);
+        expect(read.body.send_at, String(sendAt)).toBe(expected);
+      }
+    });
+
+    it('takes ttl as a JSON integer or a string of digits, 0 included (decisions §4)', async () => {
+      const sendAt = '2026-12-01T10:00:00Z';
+      for (const [ttl, expiresAt] of [
+        [3600, '2026-12-01T11:00:00.000Z'],
+        ['3600', '2026-12-01T11:00:00.000Z'],
+        [' 60 ', '2026-12-01T10:01:00.000Z'],
+        [0, '2026-12-01T10:00:00.000Z'],
+        ['0', '2026-12-01T10:00:00.000Z'],
+      ] as const) {
+        const r = await send({ to: TO, from: 'Acme', body: 'x', send_at: sendAt, ttl });
+        expect(r.status, JSON.stringify(ttl)).toBe(201);
+        const read = await call(t, 'GET', `/v1/sms/message/${r.body.messageID}`);
+        expect(read.body.expires_at, JSON.stringify(ttl)).toBe(expiresAt);
       }
     });
 
@@ -205,6 +238,37 @@ describe.each(ENGINES)('POST /v1/sms/message on %s', (engine) => {
       }
     });
 
+    it('400 JSON_INVALID for a body nested thousands of levels deep, in any field', async () => {
+      const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+      for (const depth of [65, 3000, 100_000]) {
+        for (const field of ['to', 'body', 'ref', 'send_at', 'ttl', 'colour']) {
+          const payload = `{"to":["+61491570156"],"from":"Acme","body":"x","${field}":${nested(depth)}}`;
+          const r = await send(payload);
+          expect(r.status, `${field} at depth ${depth}`).toBe(400);
+          expect(r.body).toEqual({
+            status_code: 400,
+            status_msg: 'Bad Request',
+            error: 'The request body nests deeper than 64 levels',
+            type: 'JSON_INVALID',
+            arguement: null,
+          });
+        }
+        const objects = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+        expect((await send(objects)).body).toMatchObject({ status_code: 400, type: 'JSON_INVALID' });
+      }
+      // Up to the limit the body is read as usual: an unknown field is ignored, a bad one echoed.
+      const deepest = nested(63);
+      expect(
+        (await send(`{"to":["+61491570156"],"from":"Acme","body":"x","colour":${deepest}}`)).status,
+      ).toBe(201);
+      const echoed = await send(`{"to":["+61491570156"],"from":"Acme","body":${deepest}}`);
+      expect(echoed.body).toMatchObject({
+        status_code: 403,
+        arguement: 'body',
+        bad_value: JSON.parse(deepest),
+      });
+    });
+
     it('400 ARG_CONFLICT when ttl and expires_at are both given', async () => {
       const r = await send({
         to: TO,
@@ -244,7 +308,11 @@ describe.each(ENGINES)('POST /v1/sms/message on %s', (engine) => {
         '2026-12-01T09:00:00Z',
       ],
       ['non-numeric ttl', { ttl: 'an hour' }, 'ttl', 'an hour'],
-      ['zero ttl', { ttl: '0' }, 'ttl', '0'],
+      ['negative ttl', { ttl: -5 }, 'ttl', -5],
+      ['negative ttl as a string', { ttl: '-5' }, 'ttl', '-5'],
+      ['fractional ttl', { ttl: 1.5 }, 'ttl', 1.5],
+      ['ttl of the wrong type', { ttl: true }, 'ttl', true],
+      ['send_at before 0001-01-01', { send_at: -62_135_596_801 }, 'send_at', -62_135_596_801],
       ['num_parts_max 0', { num_parts_max: 0 }, 'num_parts_max', 0],
       ['num_parts_max not an integer', { num_parts_max: 1.5 }, 'num_parts_max', 1.5],
       ['callbackURL not http', { callbackURL: 'ftp://example.com/x' }, 'callbackURL', 'ftp://example.com/x'],

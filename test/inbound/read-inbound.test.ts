@@ -269,6 +269,10 @@ describe.each(ENGINES)('GET /v1/sms/inbound on %s', (engine) => {
     expect(idsOf(window.body)).toEqual([ids[4], ids[2], ids[1]]);
     const unix = await list(`?created_at.min=${start / 1000 + 180}`);
     expect(idsOf(unix.body)).toEqual([ids[3], ids[1]]);
+    // Dates before 1970 are valid dates (decisions §6), in every form.
+    for (const old of ['1969-12-31T00:00:00Z', '1969-12-31 00:00:00', '1969-12-31T00:00:00', '-86400']) {
+      expect(idsOf((await list(`?created_at.min=${old}`)).body), old).toEqual(idsOf(all.body));
+    }
   });
 
   it('sorts by every field of decisions §11, ties broken by messageID descending', async () => {

@@ -8,6 +8,7 @@ import { ConflictError, ValidationError } from '../../src/domain/errors.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Account } from '../../src/store/port.js';
 import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
+import { checkContract } from '../helpers/contract.js';
 import { ENGINES } from '../helpers/engines.js';
 
 const PATH = '/admin/v1/simulator/inbound';
@@ -125,6 +126,7 @@ describe.each(ENGINES)('POST /admin/v1/simulator/inbound on %s', (engine) => {
       logger: pino({ level: 'silent' }),
       now: () => t.clock.now,
     });
+    checkContract(app);
     try {
       const r = await app.inject({
         method: 'POST',
@@ -151,7 +153,10 @@ describe.each(ENGINES)('POST /admin/v1/simulator/inbound on %s', (engine) => {
     const r = await call(t, 'GET', '/v1/openapi.json', undefined, null);
     const post = r.body.paths[PATH].post;
     expect(post.tags).toEqual(['admin']);
-    expect(Object.keys(post.requestBody.content['application/json'].schema.properties)).toEqual([
+    expect(post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SimulatedInboundRequest',
+    });
+    expect(Object.keys(r.body.components.schemas.SimulatedInboundRequest.properties)).toEqual([
       'from',
       'to',
       'body',

@@ -15,6 +15,8 @@ const account = (credits: number | null): Account => ({
   prevWebhookSecret: null,
   prevSecretUntil: null,
   createdAt: 0,
+  rateLimit: null,
+  sendRate: null,
 });
 
 /** An account store whose key lookup answers from `keys` and counts database reads. */

@@ -21,7 +21,8 @@ interface LiveState {
   readonly rateLimit?: number;
   readonly totals?: Record<string, number>;
   readonly errors?: Record<string, number>;
-  readonly lastError?: { at: number; kind: string; detail: string } | null;
+  /** `at` is RFC 3339, like every date-time of the API. */
+  readonly lastError?: { at: string; kind: string; detail: string } | null;
 }
 
 interface Connector {
@@ -164,8 +165,7 @@ export function Connectors({ secret }: { secret: string }) {
                     ))}
                     {c.state?.lastError && (
                       <div class="muted">
-                        Last: {c.state.lastError.detail} (
-                        {formatTime(new Date(c.state.lastError.at).toISOString())})
+                        Last: {c.state.lastError.detail} ({formatTime(c.state.lastError.at)})
                       </div>
                     )}
                   </td>

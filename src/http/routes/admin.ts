@@ -1,5 +1,3 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { createAccount, issueKey, updateAccount } from '../../app/accounts.js';
 import {
   accountDetails,
@@ -11,12 +9,11 @@ import {
   numberView,
   requireAccountById,
 } from '../../app/directory.js';
-import type { RawQuery } from '../../app/list-query.js';
 import { simulateInbound } from '../../app/receive-inbound.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { normaliseMsisdn } from '../../domain/msisdn.js';
 import type { Stats } from '../../app/stats.js';
-import type { AppDeps } from '../app.js';
+import type { App, AppDeps } from '../app.js';
 import { requireAdmin } from '../auth.js';
 import { AlreadyExistsError } from '../errors.js';
 import { resource } from '../resource.js';
@@ -31,56 +28,60 @@ import {
   KeyParams,
   NumberBody,
   NumberParams,
+  NumberRemoved,
   NumberView,
   PatchAccountBody,
+  RevokedKey,
+  SenderAdded,
   SenderBody,
   SenderParams,
+  SenderRemoved,
 } from '../schemas/admin.js';
 import {
   BadRequestBody,
   ConflictBody,
   ForbiddenBody,
   NotFoundBody,
-  commonErrors,
+  adminErrors,
+  bodyErrors,
 } from '../schemas/errors.js';
 import { SimulatedInboundBody, SimulatedInboundCreated } from '../schemas/inbound.js';
 import { connectorRoutes } from './connectors.js';
 import { statsRoutes } from './stats.js';
 import { webhookAdminRoutes } from './webhooks.js';
 
-type Params<T extends { static: unknown }> = T['static'];
-
 /** The admin API of decisions §9, behind SMSGW_ADMIN_TOKEN. */
-export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () => Promise<Stats> }): void {
+export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Stats> }): void {
   const { store, now } = deps;
   const adminAuth = requireAdmin(deps.config.adminToken);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.config.protocolEdge) return adminAuth(request, reply);
   });
   const base = { tags: ['admin'], security: [{ adminToken: [] }] };
-  const errors = { 400: BadRequestBody, 403: ForbiddenBody, 404: NotFoundBody, ...commonErrors };
+  /** What an operation on one account can answer besides its own: there is no such account. */
+  const onAccount = { 404: NotFoundBody, ...adminErrors };
 
   resource(app, '/accounts', {
     GET: {
       schema: {
         ...base,
-        summary: 'List accounts by accountID',
+        operationId: 'listAccounts',
+        summary: 'List accounts in accountID order',
         querystring: AccountListQuery,
-        response: { 200: AccountList, 400: BadRequestBody, ...commonErrors },
+        response: { 200: AccountList, 400: BadRequestBody, ...adminErrors },
       },
-      handler: async (request) => listAccounts(store, request.query as RawQuery),
+      handler: async (request) => listAccounts(store, request.query),
     },
     POST: {
       schema: {
         ...base,
+        operationId: 'createAccount',
         summary: 'Create an account with its first API key',
         body: CreateAccountBody,
-        response: { 201: CreatedAccount, 409: ConflictBody, ...errors },
+        response: { 201: CreatedAccount, ...bodyErrors, 409: ConflictBody, ...adminErrors },
       },
       handler: async (request, reply) => {
-        const body = request.body as Static<typeof CreateAccountBody>;
-        if (await store.accounts.getByName(body.name))
-          throw new AlreadyExistsError(`An account named ${body.name} exists`);
+        const { body } = request;
         const { account, key } = await createAccount(
           store,
           {
@@ -91,6 +92,8 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
             callbackUrl: body.callback_url,
             inboundUrl: body.inbound_url,
             deliveryReport: body.delivery_report,
+            rateLimit: body.rate_limit,
+            sendRate: body.send_rate,
           },
           now(),
         );
@@ -103,32 +106,28 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
     GET: {
       schema: {
         ...base,
+        operationId: 'getAccount',
         summary: 'Read an account with its senders, numbers and keys',
         params: AccountParams,
-        response: { 200: AccountView, ...errors },
+        response: { 200: AccountView, ...onAccount },
       },
       handler: async (request) => {
-        const account = await requireAccountById(
-          store,
-          (request.params as Params<typeof AccountParams>).accountID,
-        );
+        const account = await requireAccountById(store, request.params.accountID);
         return accountDetails(store, account);
       },
     },
     PATCH: {
       schema: {
         ...base,
+        operationId: 'updateAccount',
         summary: 'Change settings, set or add credit, rotate the webhook secret',
         params: AccountParams,
         body: PatchAccountBody,
-        response: { 200: AccountView, ...errors },
+        response: { 200: AccountView, ...bodyErrors, 409: ConflictBody, ...onAccount },
       },
       handler: async (request) => {
-        const account = await requireAccountById(
-          store,
-          (request.params as Params<typeof AccountParams>).accountID,
-        );
-        const body = request.body as Static<typeof PatchAccountBody>;
+        const account = await requireAccountById(store, request.params.accountID);
+        const { body } = request;
         const updated = await updateAccount(
           store,
           account.id,
@@ -140,6 +139,8 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
             callbackUrl: body.callback_url,
             inboundUrl: body.inbound_url,
             deliveryReport: body.delivery_report,
+            rateLimit: body.rate_limit,
+            sendRate: body.send_rate,
             addCredits: body.add_credits,
             rotateWebhookSecret: body.rotate_webhook_secret,
           },
@@ -155,15 +156,13 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
     POST: {
       schema: {
         ...base,
+        operationId: 'createApiKey',
         summary: 'Issue a new API key (shown once)',
         params: AccountParams,
-        response: { 201: CreatedKey, ...errors },
+        response: { 201: CreatedKey, ...bodyErrors, ...onAccount },
       },
       handler: async (request, reply) => {
-        const account = await requireAccountById(
-          store,
-          (request.params as Params<typeof AccountParams>).accountID,
-        );
+        const account = await requireAccountById(store, request.params.accountID);
         const key = await issueKey(store, account.id, now());
         return reply
           .code(201)
@@ -174,14 +173,19 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
 
   resource(app, '/accounts/:accountID/keys/:keyID', {
     DELETE: {
-      schema: { ...base, summary: 'Revoke an API key', params: KeyParams, response: errors },
+      schema: {
+        ...base,
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key',
+        params: KeyParams,
+        response: { 200: RevokedKey, ...onAccount },
+      },
       handler: async (request) => {
-        const params = request.params as Params<typeof KeyParams>;
-        const account = await requireAccountById(store, params.accountID);
-        const keyId = /^\d{1,16}$/.test(params.keyID) ? Number(params.keyID) : 0;
-        if (!(await store.accounts.revokeKey(account.id, keyId, now())))
+        const { accountID, keyID } = request.params;
+        const account = await requireAccountById(store, accountID);
+        if (!(await store.accounts.revokeKey(account.id, keyID, now())))
           throw new NotFoundError('No live key with that keyID');
-        return { keyID: keyId, revoked: true };
+        return { keyID, revoked: true as const };
       },
     },
   });
@@ -190,22 +194,15 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
     POST: {
       schema: {
         ...base,
+        operationId: 'addSender',
         summary: 'Validate a sender for the account',
         params: AccountParams,
         body: SenderBody,
-        response: errors,
+        response: { 201: SenderAdded, ...bodyErrors, ...onAccount },
       },
       handler: async (request, reply) => {
-        const account = await requireAccountById(
-          store,
-          (request.params as Params<typeof AccountParams>).accountID,
-        );
-        const sender = await addSender(
-          store,
-          account,
-          (request.body as Static<typeof SenderBody>).sender,
-          now(),
-        );
+        const account = await requireAccountById(store, request.params.accountID);
+        const sender = await addSender(store, account, request.body.sender, now());
         return reply.code(201).send({ accountID: account.id, sender });
       },
     },
@@ -213,14 +210,20 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
 
   resource(app, '/accounts/:accountID/senders/:sender', {
     DELETE: {
-      schema: { ...base, summary: 'Withdraw a sender', params: SenderParams, response: errors },
+      schema: {
+        ...base,
+        operationId: 'removeSender',
+        summary: 'Withdraw a sender',
+        description: '403 VAL_ILLEGAL when the sender is neither an msisdn nor an alphanumeric id.',
+        params: SenderParams,
+        response: { 200: SenderRemoved, 403: ForbiddenBody, ...onAccount },
+      },
       handler: async (request) => {
-        const params = request.params as Params<typeof SenderParams>;
-        const account = await requireAccountById(store, params.accountID);
-        const sender = normaliseSenderArgument(params.sender);
+        const account = await requireAccountById(store, request.params.accountID);
+        const sender = normaliseSenderArgument(request.params.sender);
         if (!(await store.accounts.removeSender(account.id, sender)))
           throw new NotFoundError('That sender is not validated for the account');
-        return { accountID: account.id, sender, removed: true };
+        return { accountID: account.id, sender, removed: true as const };
       },
     },
   });
@@ -229,17 +232,15 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
     POST: {
       schema: {
         ...base,
+        operationId: 'addNumber',
         summary: 'Route an inbound number to the account',
         params: AccountParams,
         body: NumberBody,
-        response: { 201: NumberView, 409: ConflictBody, ...errors },
+        response: { 201: NumberView, ...bodyErrors, 409: ConflictBody, ...onAccount },
       },
       handler: async (request, reply) => {
-        const account = await requireAccountById(
-          store,
-          (request.params as Params<typeof AccountParams>).accountID,
-        );
-        const body = request.body as Static<typeof NumberBody>;
+        const account = await requireAccountById(store, request.params.accountID);
+        const { body } = request;
         const number = await addNumber(
           store,
           account,
@@ -256,18 +257,18 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
     DELETE: {
       schema: {
         ...base,
+        operationId: 'removeNumber',
         summary: 'Stop routing an inbound number to the account',
         params: NumberParams,
-        response: errors,
+        response: { 200: NumberRemoved, ...onAccount },
       },
       handler: async (request) => {
-        const params = request.params as Params<typeof NumberParams>;
-        const account = await requireAccountById(store, params.accountID);
-        const msisdn = normaliseMsisdn(params.msisdn);
+        const account = await requireAccountById(store, request.params.accountID);
+        const msisdn = normaliseMsisdn(request.params.msisdn);
         if (msisdn === null || !(await store.accounts.removeNumber(account.id, msisdn))) {
           throw new NotFoundError('That number does not route to the account');
         }
-        return { accountID: account.id, msisdn, removed: true };
+        return { accountID: account.id, msisdn, removed: true as const };
       },
     },
   });
@@ -276,14 +277,15 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { stats: () =>
     POST: {
       schema: {
         ...base,
+        operationId: 'simulateInbound',
         summary: 'Inject an inbound message as if a handset sent it (simulator carrier only)',
         body: SimulatedInboundBody,
-        response: { 201: SimulatedInboundCreated, ...errors },
+        response: { 201: SimulatedInboundCreated, ...bodyErrors, ...adminErrors },
       },
       handler: async (request, reply) => {
         const result = await simulateInbound(
           { store, now, logger: deps.logger, config: deps.config },
-          request.body as Static<typeof SimulatedInboundBody>,
+          request.body,
         );
         return reply.code(201).send(result);
       },

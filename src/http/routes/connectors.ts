@@ -1,5 +1,4 @@
 import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import {
   addRoute,
   connectorView,
@@ -10,8 +9,9 @@ import {
   type ConnectorSettingsInput,
 } from '../../app/connectors.js';
 import { NotFoundError } from '../../domain/errors.js';
-import type { AppDeps } from '../app.js';
+import type { App, AppDeps } from '../app.js';
 import { AlreadyExistsError } from '../errors.js';
+import { connectorState } from '../connector-state.js';
 import { resource } from '../resource.js';
 import {
   ConnectorList,
@@ -26,13 +26,7 @@ import {
   RouteParams,
   RouteView,
 } from '../schemas/connectors.js';
-import {
-  BadRequestBody,
-  ConflictBody,
-  ForbiddenBody,
-  NotFoundBody,
-  commonErrors,
-} from '../schemas/errors.js';
+import { ConflictBody, NotFoundBody, adminErrors, bodyErrors } from '../schemas/errors.js';
 
 type Settings = Static<typeof PatchConnectorBody>;
 
@@ -62,40 +56,44 @@ function settingsInput(body: Settings): ConnectorSettingsInput {
  * SMPP connectors and routes (`/admin/v1/connectors`, `/admin/v1/routes`). Registered inside
  * adminRoutes, whose hook requires the admin token. Every change tells the router to reload.
  */
-export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function connectorRoutes(app: App, deps: AppDeps): void {
   const { store, now } = deps;
   const base = { tags: ['admin'], security: [{ adminToken: [] }] };
-  const errors = { 400: BadRequestBody, 403: ForbiddenBody, 404: NotFoundBody, ...commonErrors };
+  const onConnector = { 404: NotFoundBody, ...adminErrors };
   const states = async (): Promise<Record<string, unknown>> => (await deps.connectorStates?.()) ?? {};
-  const stateOf = async (name: string): Promise<unknown> => (await states())[name] ?? null;
+  const stateOf = async (name: string) => connectorState((await states())[name]);
   const changed = () => deps.onRoutingChanged?.();
 
   resource(app, '/connectors', {
     GET: {
       schema: {
         ...base,
+        operationId: 'listConnectors',
         summary: 'List SMPP connectors with their live state',
-        response: { 200: ConnectorList, ...errors },
+        response: { 200: ConnectorList, ...adminErrors },
       },
       handler: async () => {
         const live = await states();
         const connectors = await store.connectors.list();
-        return { connectors: connectors.map((c) => connectorView(c, live[c.name] ?? null)) };
+        return {
+          connectors: connectors.map((c) => ({ ...connectorView(c), state: connectorState(live[c.name]) })),
+        };
       },
     },
     POST: {
       schema: {
         ...base,
+        operationId: 'createConnector',
         summary: 'Add an SMPP connector',
         body: CreateConnectorBody,
-        response: { 201: ConnectorView, 409: ConflictBody, ...errors },
+        response: { 201: ConnectorView, ...bodyErrors, 409: ConflictBody, ...adminErrors },
       },
       handler: async (request, reply) => {
-        const body = request.body as Static<typeof CreateConnectorBody>;
+        const { body } = request;
         const created = await createConnector(store, { name: body.name, ...settingsInput(body) }, now());
         if (!created) throw new AlreadyExistsError(`A connector named ${body.name} exists`);
         changed();
-        return reply.code(201).send(connectorView(created, await stateOf(created.name)));
+        return reply.code(201).send({ ...connectorView(created), state: await stateOf(created.name) });
       },
     },
   });
@@ -104,48 +102,50 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
     GET: {
       schema: {
         ...base,
+        operationId: 'getConnector',
         summary: 'Read an SMPP connector with its live state',
         params: ConnectorParams,
-        response: { 200: ConnectorView, ...errors },
+        response: { 200: ConnectorView, ...onConnector },
       },
       handler: async (request) => {
-        const { name } = request.params as Static<typeof ConnectorParams>;
+        const { name } = request.params;
         const connector = await requireConnector(store, name);
-        return connectorView(connector, await stateOf(connector.name));
+        return { ...connectorView(connector), state: await stateOf(connector.name) };
       },
     },
     PATCH: {
       schema: {
         ...base,
+        operationId: 'updateConnector',
         summary: 'Change an SMPP connector; it rebinds with the new settings',
         params: ConnectorParams,
         body: PatchConnectorBody,
-        response: { 200: ConnectorView, ...errors },
+        response: { 200: ConnectorView, ...bodyErrors, ...onConnector },
       },
       handler: async (request) => {
-        const { name } = request.params as Static<typeof ConnectorParams>;
+        const { name } = request.params;
         const connector = await requireConnector(store, name);
-        const body = (request.body ?? {}) as Settings;
-        const updated = await updateConnector(store, connector.name, settingsInput(body), now());
+        const updated = await updateConnector(store, connector.name, settingsInput(request.body), now());
         if (!updated) throw new NotFoundError(`There is no connector named ${name}`);
         changed();
-        return connectorView(updated, await stateOf(updated.name));
+        return { ...connectorView(updated), state: await stateOf(updated.name) };
       },
     },
     DELETE: {
       schema: {
         ...base,
+        operationId: 'deleteConnector',
         summary: 'Remove an SMPP connector and its routes',
         params: ConnectorParams,
-        response: { 200: RemovedConnector, ...errors },
+        response: { 200: RemovedConnector, ...onConnector },
       },
       handler: async (request) => {
-        const { name } = request.params as Static<typeof ConnectorParams>;
+        const { name } = request.params;
         const connector = await requireConnector(store, name);
         if (!(await store.connectors.remove(connector.name)))
           throw new NotFoundError(`There is no connector named ${name}`);
         changed();
-        return { name: connector.name, removed: true };
+        return { name: connector.name, removed: true as const };
       },
     },
   });
@@ -154,20 +154,22 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
     GET: {
       schema: {
         ...base,
+        operationId: 'listRoutes',
         summary: 'List routes in the order they are tried',
-        response: { 200: RouteList, ...errors },
+        response: { 200: RouteList, ...adminErrors },
       },
       handler: async () => ({ routes: (await store.connectors.listRoutes()).map(routeView) }),
     },
     POST: {
       schema: {
         ...base,
+        operationId: 'createRoute',
         summary: 'Route destinations starting with a prefix to a connector',
         body: CreateRouteBody,
-        response: { 201: RouteView, 409: ConflictBody, ...errors },
+        response: { 201: RouteView, ...bodyErrors, 409: ConflictBody, ...adminErrors },
       },
       handler: async (request, reply) => {
-        const body = request.body as Static<typeof CreateRouteBody>;
+        const { body } = request;
         const route = await addRoute(store, body, now());
         if (!route) throw new AlreadyExistsError(`${body.connector} already has a route for ${body.prefix}`);
         changed();
@@ -180,16 +182,17 @@ export function connectorRoutes(app: FastifyInstance, deps: AppDeps): void {
     DELETE: {
       schema: {
         ...base,
+        operationId: 'deleteRoute',
         summary: 'Remove a route',
         params: RouteParams,
-        response: { 200: RemovedRoute, ...errors },
+        response: { 200: RemovedRoute, 404: NotFoundBody, ...adminErrors },
       },
       handler: async (request) => {
-        const { routeID } = request.params as Static<typeof RouteParams>;
-        const id = /^\d{1,15}$/.test(routeID) ? Number(routeID) : 0;
-        if (!(await store.connectors.removeRoute(id))) throw new NotFoundError('No route with that routeID');
+        const { routeID } = request.params;
+        if (!(await store.connectors.removeRoute(routeID)))
+          throw new NotFoundError('No route with that routeID');
         changed();
-        return { routeID: id, removed: true };
+        return { routeID, removed: true as const };
       },
     },
   });

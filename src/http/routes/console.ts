@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { App } from '../app.js';
 import { errorBody } from '../errors.js';
 
 /**
@@ -9,7 +10,7 @@ import { errorBody } from '../errors.js';
  * into dist/console. The page is revalidated on every load, so a new build shows at once; its
  * assets carry their content hash in the name and are cached for a year.
  */
-export async function consoleRoutes(app: FastifyInstance, dir: string | null): Promise<void> {
+export async function consoleRoutes(app: App, dir: string | null): Promise<void> {
   const built = dir !== null && existsSync(join(dir, 'index.html'));
   const hide = { schema: { hide: true } };
 

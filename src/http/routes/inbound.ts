@@ -1,33 +1,31 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { RawQuery } from '../../app/list-query.js';
 import { listInbound, readInbound } from '../../app/read-inbound.js';
-import type { AppDeps } from '../app.js';
+import type { App, AppDeps } from '../app.js';
 import { accountOf, requireAccount } from '../auth.js';
 import { resource } from '../resource.js';
-import { BadRequestBody, NotFoundBody, commonErrors } from '../schemas/errors.js';
+import { BadRequestBody, ForbiddenBody, NotFoundBody, publicErrors } from '../schemas/errors.js';
 import { InboundList, InboundListQuery, InboundMessage } from '../schemas/inbound.js';
 import { MessageIdParams } from '../schemas/messages.js';
 
 /** Reading inbound messages, scoped to the key's account (interface.md, GET /sms/inbound…). */
-export function inboundRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function inboundRoutes(app: App, deps: AppDeps): void {
   const { store } = deps;
   const auth = requireAccount(store);
   const security = [{ apiKey: [] }];
+  const tags = ['inbound'];
 
   resource(app, '/sms/inbound', {
     GET: {
       onRequest: auth,
       schema: {
         operationId: 'indexInboundSms',
-        tags: ['inbound'],
+        tags,
         summary: 'List inbound messages',
+        description: 'Newest first unless sorted otherwise; by default those received in the last 24 hours.',
         security,
         querystring: InboundListQuery,
-        response: { 200: InboundList, 400: BadRequestBody, ...commonErrors },
+        response: { 200: InboundList, 400: BadRequestBody, 403: ForbiddenBody, ...publicErrors },
       },
-      handler: async (request) =>
-        listInbound(store, accountOf(request), request.query as RawQuery, deps.now()),
+      handler: async (request) => listInbound(store, accountOf(request), request.query, deps.now()),
     },
   });
 
@@ -36,14 +34,13 @@ export function inboundRoutes(app: FastifyInstance, deps: AppDeps): void {
       onRequest: auth,
       schema: {
         operationId: 'getInboundSms',
-        tags: ['inbound'],
+        tags,
         summary: 'Read an inbound message',
         security,
         params: MessageIdParams,
-        response: { 200: InboundMessage, 404: NotFoundBody, ...commonErrors },
+        response: { 200: InboundMessage, 404: NotFoundBody, ...publicErrors },
       },
-      handler: async (request) =>
-        readInbound(store, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
+      handler: async (request) => readInbound(store, accountOf(request), request.params.messageID),
     },
   });
 }

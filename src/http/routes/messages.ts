@@ -1,14 +1,20 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
-import { listMessages, parseReadOptions, readMessage } from '../../app/read-messages.js';
-import { sendMessage } from '../../app/send-message.js';
+import { listMessages, readMessage, readMessageWithOptions, readOptions } from '../../app/read-messages.js';
+import { sendIdempotently } from '../../app/idempotent-send.js';
+import { createdAnswer, sendMessage, type SendResult } from '../../app/send-message.js';
 import { createMessageWriter } from '../../app/message-writer.js';
 import { cancelMessage, setPaused } from '../../app/control-message.js';
-import type { RawQuery } from '../../app/list-query.js';
 import { accountOf, requireAccount } from '../auth.js';
-import type { AppDeps } from '../app.js';
+import type { App, AppDeps } from '../app.js';
 import { resource } from '../resource.js';
-import { BadRequestBody, ForbiddenBody, NotFoundBody, commonErrors } from '../schemas/errors.js';
+import {
+  BadRequestBody,
+  ForbiddenBody,
+  IdempotencyInProgressBody,
+  IdempotencyMismatchBody,
+  NotFoundBody,
+  bodyErrors,
+  publicErrors,
+} from '../schemas/errors.js';
 import {
   MessageIdParams,
   MessageOptionsParams,
@@ -16,17 +22,19 @@ import {
   OutboundListQuery,
   OutboundMessage,
   OutboundMessageWithOptions,
+  OutboundMessageWithStatus,
   PatchMessageBody,
   SendSmsCreated,
+  SendSmsHeaders,
   SendSmsRefused,
   sendSmsBody,
 } from '../schemas/messages.js';
 
-export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function messageRoutes(app: App, deps: AppDeps): void {
   const { store } = deps;
   const auth = requireAccount(store);
   const security = [{ apiKey: [] }];
-  const SendBody = sendSmsBody(deps.config.maxRecipients);
+  const tags = ['outbound'];
   const send = { ...deps, writer: createMessageWriter(store) };
 
   resource(app, '/sms/message', {
@@ -34,21 +42,39 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
       onRequest: auth,
       schema: {
         operationId: 'sendSms',
-        tags: ['outbound'],
+        tags,
         summary: 'Send an SMS to one or more recipients',
+        description:
+          'Accepts the message for every recipient (201), or refuses it without storing anything when it ' +
+          'needs more parts than num_parts_max (200 with info).',
         security,
-        body: SendBody,
+        headers: SendSmsHeaders,
+        body: sendSmsBody(deps.config.maxRecipients),
         response: {
           201: SendSmsCreated,
           200: SendSmsRefused,
-          400: BadRequestBody,
-          403: ForbiddenBody,
+          ...bodyErrors,
           404: NotFoundBody,
-          ...commonErrors,
+          409: IdempotencyInProgressBody,
+          422: IdempotencyMismatchBody,
+          ...publicErrors,
         },
       },
       handler: async (request, reply) => {
-        const result = await sendMessage(send, accountOf(request), request.body as Static<typeof SendBody>);
+        const account = accountOf(request);
+        const { body } = request;
+        // Node joins a repeated header into one value, so a key given twice is refused as malformed.
+        const key = request.headers['idempotency-key'];
+        let result: SendResult;
+        if (key === undefined) {
+          result = await sendMessage(send, account, body);
+        } else {
+          const outcome = await sendIdempotently(send, account, body, key);
+          if (outcome.kind === 'replay') {
+            return reply.code(201).header('idempotent-replayed', 'true').send(outcome.answer);
+          }
+          result = outcome.result;
+        }
         if (result.kind === 'too_many_parts') {
           return reply.code(200).send({
             num_parts: result.numParts,
@@ -56,11 +82,7 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
             info: `The message needs ${result.numParts} parts, more than num_parts_max ${result.numPartsMax}; it was not sent`,
           });
         }
-        return reply.code(201).send({
-          messageID: result.messageID,
-          num_parts: result.numParts,
-          num_recipients: result.numRecipients,
-        });
+        return reply.code(201).send(createdAnswer(result.messageID, result.numParts, result.numRecipients));
       },
     },
   });
@@ -70,14 +92,14 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
       onRequest: auth,
       schema: {
         operationId: 'indexOutboundSms',
-        tags: ['outbound'],
+        tags,
         summary: 'List outbound messages',
+        description: 'Newest first unless sorted otherwise; by default those created in the last 24 hours.',
         security,
         querystring: OutboundListQuery,
-        response: { 200: OutboundList, 400: BadRequestBody, ...commonErrors },
+        response: { 200: OutboundList, 400: BadRequestBody, 403: ForbiddenBody, ...publicErrors },
       },
-      handler: async (request) =>
-        listMessages(store, accountOf(request), request.query as RawQuery, deps.now()),
+      handler: async (request) => listMessages(store, accountOf(request), request.query, deps.now()),
     },
   });
 
@@ -86,52 +108,43 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
       onRequest: auth,
       schema: {
         operationId: 'getOutboundSms',
-        tags: ['outbound'],
+        tags,
         summary: 'Read an outbound message',
         security,
         params: MessageIdParams,
-        response: { 200: OutboundMessage, 404: NotFoundBody, ...commonErrors },
+        response: { 200: OutboundMessage, 404: NotFoundBody, ...publicErrors },
       },
-      handler: async (request) =>
-        readMessage(store, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
+      handler: async (request) => readMessage(store, accountOf(request), request.params.messageID),
     },
     PATCH: {
       onRequest: auth,
       schema: {
         operationId: 'updateOutboundSms',
-        tags: ['outbound'],
-        summary: 'Release a paused message ({"paused": false}) or pause one still pending ({"paused": true})',
+        tags,
+        summary: 'Release a paused message, or pause one whose recipients are still pending',
+        description:
+          '{"paused": false} makes the recipients of a paused message due; {"paused": true} holds those still ' +
+          'pending. 403 VAL_ILLEGAL when nothing can change.',
         security,
         params: MessageIdParams,
         body: PatchMessageBody,
-        response: {
-          200: OutboundMessage,
-          400: BadRequestBody,
-          403: ForbiddenBody,
-          404: NotFoundBody,
-          ...commonErrors,
-        },
+        response: { 200: OutboundMessage, ...bodyErrors, 404: NotFoundBody, ...publicErrors },
       },
       handler: async (request) =>
-        setPaused(
-          deps,
-          accountOf(request),
-          (request.params as Static<typeof MessageIdParams>).messageID,
-          (request.body as Static<typeof PatchMessageBody>).paused,
-        ),
+        setPaused(deps, accountOf(request), request.params.messageID, request.body.paused),
     },
     DELETE: {
       onRequest: auth,
       schema: {
         operationId: 'cancelOutboundSms',
-        tags: ['outbound'],
-        summary: 'Cancel every recipient not yet sent; answers the message with its status fields',
+        tags,
+        summary: 'Cancel every recipient not yet sent',
+        description: 'Recipients still pending or submitted become cancelled; the message stays readable.',
         security,
         params: MessageIdParams,
-        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...commonErrors },
+        response: { 200: OutboundMessageWithStatus, 404: NotFoundBody, ...publicErrors },
       },
-      handler: async (request) =>
-        cancelMessage(deps, accountOf(request), (request.params as Static<typeof MessageIdParams>).messageID),
+      handler: async (request) => cancelMessage(deps, accountOf(request), request.params.messageID),
     },
   });
 
@@ -140,17 +153,19 @@ export function messageRoutes(app: FastifyInstance, deps: AppDeps): void {
       onRequest: auth,
       schema: {
         operationId: 'getOutboundSmsOptions',
-        tags: ['outbound'],
+        tags,
         summary: 'Read an outbound message with meta and/or status fields',
         security,
         params: MessageOptionsParams,
-        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...commonErrors },
+        response: { 200: OutboundMessageWithOptions, 404: NotFoundBody, ...publicErrors },
       },
-      handler: async (request) => {
-        const params = request.params as Static<typeof MessageOptionsParams>;
-        const options = parseReadOptions(params.options);
-        return readMessage(store, accountOf(request), params.messageID, options);
-      },
+      handler: async (request) =>
+        readMessageWithOptions(
+          store,
+          accountOf(request),
+          request.params.messageID,
+          readOptions(request.params.options),
+        ),
     },
   });
 }

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import type { Stats } from '../../app/stats.js';
 import { formatDateTime } from '../../domain/dates.js';
-import { commonErrors } from '../schemas/errors.js';
+import type { App } from '../app.js';
+import { adminErrors } from '../schemas/errors.js';
 import { StatsView } from '../schemas/stats.js';
 import { resource } from '../resource.js';
 
 /** The live dashboard's figures; registered inside adminRoutes, behind the admin token. */
-export function statsRoutes(app: FastifyInstance, stats: () => Promise<Stats>): void {
+export function statsRoutes(app: App, stats: () => Promise<Stats>): void {
   resource(app, '/stats', {
     GET: {
       schema: {
@@ -14,11 +14,11 @@ export function statsRoutes(app: FastifyInstance, stats: () => Promise<Stats>): 
         tags: ['admin'],
         security: [{ adminToken: [] }],
         summary: 'Cumulative counters and current gauges of the whole store, and each connector on this node',
-        response: { 200: StatsView, ...commonErrors },
+        response: { 200: StatsView, ...adminErrors },
       },
       handler: async () => {
         const s = await stats();
-        return { ...s, at: formatDateTime(s.at) };
+        return { ...s, at: formatDateTime(s.at), connectors: [...s.connectors] };
       },
     },
   });

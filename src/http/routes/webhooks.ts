@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { RawQuery } from '../../app/list-query.js';
 import { listDeliveries, replayDelivery } from '../../webhooks/deliveries.js';
-import type { AppDeps } from '../app.js';
+import type { App, AppDeps } from '../app.js';
 import { resource } from '../resource.js';
-import { BadRequestBody, ForbiddenBody, NotFoundBody, commonErrors } from '../schemas/errors.js';
+import { BadRequestBody, ForbiddenBody, NotFoundBody, adminErrors } from '../schemas/errors.js';
 import {
   WebhookDeliveryList,
   WebhookDeliveryParams,
@@ -12,7 +10,7 @@ import {
 } from '../schemas/webhooks.js';
 
 /** Webhook deliveries in the admin API (decisions §9); registered inside its authenticated scope. */
-export function webhookAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function webhookAdminRoutes(app: App, deps: AppDeps): void {
   const { store, now } = deps;
   const base = { tags: ['admin'], security: [{ adminToken: [] }] };
 
@@ -20,11 +18,12 @@ export function webhookAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
     GET: {
       schema: {
         ...base,
+        operationId: 'listWebhookDeliveries',
         summary: 'Webhook deliveries with their attempts, newest first',
         querystring: WebhookListQuery,
-        response: { 200: WebhookDeliveryList, 400: BadRequestBody, ...commonErrors },
+        response: { 200: WebhookDeliveryList, 400: BadRequestBody, ...adminErrors },
       },
-      handler: (request) => listDeliveries(store, request.query as RawQuery),
+      handler: (request) => listDeliveries(store, request.query),
     },
   });
 
@@ -32,18 +31,13 @@ export function webhookAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
     POST: {
       schema: {
         ...base,
+        operationId: 'replayWebhookDelivery',
         summary: 'Send a failed delivery again (same webhook-id and body, fresh retry schedule)',
+        description: '403 VAL_ILLEGAL when the delivery is not failed.',
         params: WebhookDeliveryParams,
-        response: { 200: WebhookDeliveryView, 403: ForbiddenBody, 404: NotFoundBody, ...commonErrors },
+        response: { 200: WebhookDeliveryView, 403: ForbiddenBody, 404: NotFoundBody, ...adminErrors },
       },
-      handler: async (request) => {
-        const view = await replayDelivery(
-          store,
-          (request.params as { deliveryID: string }).deliveryID,
-          now(),
-        );
-        return view;
-      },
+      handler: async (request) => replayDelivery(store, request.params.deliveryID, now()),
     },
   });
 }

@@ -1,112 +1,211 @@
 import { Type } from '@sinclair/typebox';
-import { DELIVERY_REPORT_TYPES } from '../../domain/delivery-report.js';
-import { Nullable } from './common.js';
+import { DateTime, DateTimeOutput, Id, Limit, Msisdn, Nullable, Offset } from './common.js';
+import { DeliveryReportType } from './messages.js';
+import { MAX_RATE } from '../../app/accounts.js';
 
-const DeliveryReport = Nullable(Type.Union(DELIVERY_REPORT_TYPES.map((t) => Type.Literal(t))));
+export const AccountId = Id('Identifier of the account');
 
 const settings = {
   timezone: Type.Optional(
-    Type.String({ description: 'IANA time zone for date-times without an offset; default UTC' }),
+    Type.String({
+      description: 'IANA time zone of date-times given without a zone; default UTC',
+      examples: ['Europe/London'],
+    }),
   ),
   credits: Type.Optional(
-    Nullable(Type.Integer({ minimum: 0, description: 'Credit balance; null = unlimited' })),
+    Nullable(Type.Integer({ minimum: 0 }), { description: 'Credit balance; null = unlimited (the default)' }),
   ),
-  any_sender: Type.Optional(Type.Boolean({ description: 'Allow any sender without validating it' })),
-  callback_url: Type.Optional(Nullable(Type.String({ description: 'Default URL for delivery reports' }))),
-  inbound_url: Type.Optional(Nullable(Type.String({ description: 'Default URL for inbound messages' }))),
-  delivery_report: Type.Optional(DeliveryReport),
+  any_sender: Type.Optional(
+    Type.Boolean({ description: 'Send from any sender without validating it; default false' }),
+  ),
+  callback_url: Type.Optional(
+    Nullable(Type.String(), { description: 'Default http(s) URL for delivery reports' }),
+  ),
+  inbound_url: Type.Optional(
+    Nullable(Type.String(), { description: 'Default http(s) URL for inbound messages' }),
+  ),
+  delivery_report: Type.Optional(DeliveryReportType('Default delivery report type of its messages')),
+  rate_limit: Type.Optional(
+    Nullable(Type.Integer({ minimum: 1, maximum: MAX_RATE }), {
+      description:
+        'API requests per second for the account, counted by each node on its own; over it: 429. null = unlimited',
+    }),
+  ),
+  send_rate: Type.Optional(
+    Nullable(Type.Integer({ minimum: 1, maximum: MAX_RATE }), {
+      description:
+        'Recipients per second handed to carriers, across all nodes; the rest wait in submitted. null = unlimited',
+    }),
+  ),
 };
 
-export const CreateAccountBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  ...settings,
-});
+export const CreateAccountBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, description: 'Unique name', examples: ['shop'] }),
+    ...settings,
+  },
+  { $id: 'CreateAccountRequest', description: 'A new account; unknown fields are ignored' },
+);
 
-export const PatchAccountBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  ...settings,
-  add_credits: Type.Optional(
-    Type.Integer({ description: 'Added to a limited balance (negative to deduct)' }),
-  ),
-  rotate_webhook_secret: Type.Optional(
-    Type.Boolean({ description: 'New webhook secret; the old one keeps signing for 24 hours' }),
-  ),
-});
+export const PatchAccountBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Unique name' })),
+    ...settings,
+    add_credits: Type.Optional(
+      Type.Integer({ description: 'Added to a limited balance (negative to deduct)' }),
+    ),
+    rotate_webhook_secret: Type.Optional(
+      Type.Boolean({ description: 'New webhook secret; the old one keeps signing for 24 hours' }),
+    ),
+  },
+  { $id: 'UpdateAccountRequest', description: 'The settings to change; the others stay' },
+);
 
-export const AccountView = Type.Object({
-  accountID: Type.Integer(),
+const accountFields = {
+  accountID: AccountId,
   name: Type.String(),
-  timezone: Type.String(),
-  credits: Nullable(Type.Integer()),
-  any_sender: Type.Boolean(),
-  callback_url: Nullable(Type.String()),
-  inbound_url: Nullable(Type.String()),
-  delivery_report: DeliveryReport,
-  webhook_secret: Type.String(),
-  created_at: Type.String(),
-  senders: Type.Optional(Type.Array(Type.String())),
-  numbers: Type.Optional(
-    Type.Array(
+  timezone: Type.String({ description: 'IANA time zone' }),
+  credits: Nullable(Type.Integer(), { description: 'Credit balance; null = unlimited' }),
+  any_sender: Type.Boolean({ description: 'Sends from any sender without validating it' }),
+  callback_url: Nullable(Type.String(), { description: 'Default URL for delivery reports' }),
+  inbound_url: Nullable(Type.String(), { description: 'Default URL for inbound messages' }),
+  delivery_report: DeliveryReportType('Default delivery report type of its messages'),
+  webhook_secret: Type.String({ description: 'Signs its webhooks (Standard Webhooks)' }),
+  rate_limit: Nullable(Type.Integer(), {
+    description: 'API requests per second on each node; null = unlimited',
+  }),
+  send_rate: Nullable(Type.Integer(), {
+    description: 'Recipients per second handed to carriers; null = unlimited',
+  }),
+  created_at: DateTime(),
+};
+
+export const AccountView = Type.Object(
+  {
+    ...accountFields,
+    senders: Type.Array(Type.String(), { description: 'Validated senders' }),
+    numbers: Type.Array(
       Type.Object({
-        numberID: Type.Integer(),
-        msisdn: Type.String(),
+        numberID: Id('Identifier of the number'),
+        msisdn: Msisdn('The inbound number'),
         ref: Nullable(Type.String()),
         inbound_url: Nullable(Type.String()),
       }),
+      { description: 'Inbound numbers routed to it' },
     ),
-  ),
-  keys: Type.Optional(
-    Type.Array(
+    keys: Type.Array(
       Type.Object({
-        keyID: Type.Integer(),
-        prefix: Type.String(),
-        created_at: Type.String(),
-        revoked_at: Nullable(Type.String()),
+        keyID: Id('Identifier of the key'),
+        prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
+        created_at: DateTime(),
+        revoked_at: DateTimeOutput('null while the key works'),
       }),
+      { description: 'Its API keys (never the keys themselves)' },
     ),
-  ),
+  },
+  { $id: 'Account', description: 'An account with its senders, numbers and keys' },
+);
+
+export const CreatedAccount = Type.Object(
+  {
+    ...accountFields,
+    keyID: Id('Identifier of its first key'),
+    api_key: Type.String({ description: 'Its first API key: shown once, store it now' }),
+  },
+  { $id: 'CreatedAccount', description: 'The account, with its first API key' },
+);
+
+export const AccountParams = Type.Object({ accountID: AccountId });
+export const KeyParams = Type.Object({ accountID: AccountId, keyID: Id('Identifier of the key') });
+export const SenderParams = Type.Object({
+  accountID: AccountId,
+  sender: Type.String({ description: 'The sender, as validated (an msisdn with or without +)' }),
+});
+export const NumberParams = Type.Object({
+  accountID: AccountId,
+  msisdn: Type.String({ description: 'The inbound number, with or without +' }),
 });
 
-export const CreatedAccount = Type.Object({
-  ...AccountView.properties,
-  keyID: Type.Integer(),
-  api_key: Type.String({ description: 'Shown once; store it now' }),
-});
+export const CreatedKey = Type.Object(
+  {
+    keyID: Id('Identifier of the key'),
+    api_key: Type.String({ description: 'Shown once: store it now' }),
+    prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
+  },
+  { $id: 'CreatedApiKey', description: 'A new API key' },
+);
 
-export const AccountParams = Type.Object({ accountID: Type.String() });
-export const KeyParams = Type.Object({ accountID: Type.String(), keyID: Type.String() });
-export const SenderParams = Type.Object({ accountID: Type.String(), sender: Type.String() });
-export const NumberParams = Type.Object({ accountID: Type.String(), msisdn: Type.String() });
+export const RevokedKey = Type.Object(
+  { keyID: Id('Identifier of the key'), revoked: Type.Literal(true) },
+  { $id: 'RevokedApiKey', description: 'The key no longer authenticates' },
+);
 
-export const CreatedKey = Type.Object({
-  keyID: Type.Integer(),
-  api_key: Type.String(),
-  prefix: Type.String(),
-});
-export const SenderBody = Type.Object({
-  sender: Type.String({ description: 'msisdn or alphanumeric id (1–11 of A–Z a–z 0–9 space)' }),
-});
-export const NumberBody = Type.Object({
-  msisdn: Type.String(),
-  ref: Type.Optional(Nullable(Type.String({ maxLength: 80 }))),
-  inbound_url: Type.Optional(
-    Nullable(Type.String({ description: 'Overrides the account inbound_url for this number' })),
-  ),
-});
-export const NumberView = Type.Object({
-  numberID: Type.Integer(),
-  accountID: Type.Integer(),
-  msisdn: Type.String(),
-  ref: Nullable(Type.String()),
-  inbound_url: Nullable(Type.String()),
-});
+export const SenderBody = Type.Object(
+  {
+    sender: Type.String({
+      description: 'An msisdn, or an alphanumeric id of 1–11 of A–Z a–z 0–9 space',
+      examples: ['Shop'],
+    }),
+  },
+  { $id: 'AddSenderRequest', description: 'A sender to validate for the account' },
+);
+
+export const SenderAdded = Type.Object(
+  {
+    accountID: AccountId,
+    sender: Type.String({ description: 'The sender as stored: an msisdn gets its +' }),
+  },
+  { $id: 'Sender', description: 'The account may send from this sender' },
+);
+
+export const SenderRemoved = Type.Object(
+  { accountID: AccountId, sender: Type.String(), removed: Type.Literal(true) },
+  { $id: 'RemovedSender', description: 'The account may no longer send from this sender' },
+);
+
+export const NumberBody = Type.Object(
+  {
+    msisdn: Msisdn('The inbound number'),
+    ref: Type.Optional(
+      Nullable(Type.String({ maxLength: 80 }), { description: 'Given as ref of its inbound messages' }),
+    ),
+    inbound_url: Type.Optional(
+      Nullable(Type.String(), { description: 'Overrides the account inbound_url for this number' }),
+    ),
+  },
+  { $id: 'AddNumberRequest', description: 'An inbound number to route to the account' },
+);
+
+export const NumberView = Type.Object(
+  {
+    numberID: Id('Identifier of the number'),
+    accountID: AccountId,
+    msisdn: Msisdn('The inbound number'),
+    ref: Nullable(Type.String()),
+    inbound_url: Nullable(Type.String()),
+  },
+  { $id: 'Number', description: 'An inbound number routed to an account' },
+);
+
+export const NumberRemoved = Type.Object(
+  { accountID: AccountId, msisdn: Msisdn('The inbound number'), removed: Type.Literal(true) },
+  { $id: 'RemovedNumber', description: 'The number no longer routes to the account' },
+);
 
 export const AccountListQuery = Type.Object({
-  limit: Type.Optional(Type.String({ description: 'Default 100, maximum 500' })),
-  offset: Type.Optional(Type.String()),
+  limit: Type.Optional(Limit(0)),
+  offset: Type.Optional(Offset),
 });
 
-export const AccountList = Type.Object({
-  accounts: Type.Array(Type.Omit(AccountView, ['senders', 'numbers', 'keys'])),
-  more_results: Type.Boolean(),
+export const AccountSummary = Type.Object(accountFields, {
+  $id: 'AccountSummary',
+  description: 'An account without its senders, numbers and keys',
 });
+
+export const AccountList = Type.Object(
+  {
+    accounts: Type.Array(AccountSummary),
+    more_results: Type.Boolean({ description: 'True exactly when more accounts lie beyond offset + limit' }),
+  },
+  { $id: 'AccountList', description: 'A page of accounts in accountID order' },
+);

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { DateTime } from './common.js';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
 export const StatsView = Type.Object(
   {
-    at: Type.String({ format: 'date-time', description: 'When the figures were read' }),
+    at: DateTime('When the figures were read'),
     counters: Type.Object(
       {
         accepted: count('Recipients accepted'),
@@ -19,16 +20,19 @@ export const StatsView = Type.Object(
           'between two reads divided by the time between them is a rate',
       },
     ),
-    gauges: Type.Object({
-      pending: count('Recipients waiting to be due: scheduled, paused or outside their window'),
-      submitted: count('Recipients queued for the carrier'),
-      awaiting_receipt: count('Recipients the carrier accepted, waiting for their receipt'),
-      webhooks_due: count('Webhook deliveries due now'),
-      webhook_lag_seconds: Type.Number({
-        minimum: 0,
-        description: 'How long the oldest due webhook delivery has waited; 0 when none is due',
-      }),
-    }),
+    gauges: Type.Object(
+      {
+        pending: count('Recipients waiting to be due: scheduled, paused or outside their window'),
+        submitted: count('Recipients queued for the carrier'),
+        awaiting_receipt: count('Recipients the carrier accepted, waiting for their receipt'),
+        webhooks_due: count('Webhook deliveries due now'),
+        webhook_lag_seconds: Type.Number({
+          minimum: 0,
+          description: 'How long the oldest due webhook delivery has waited; 0 when none is due',
+        }),
+      },
+      { description: 'What waits now, in the whole store' },
+    ),
     connectors: Type.Array(
       Type.Object({
         name: Type.String(),
@@ -41,5 +45,5 @@ export const StatsView = Type.Object(
       { description: 'SMPP connectors running on this node' },
     ),
   },
-  { $id: 'Stats' },
+  { $id: 'Stats', description: 'The live dashboard: counters, gauges and connectors' },
 );

@@ -1,38 +1,59 @@
 import { Type } from '@sinclair/typebox';
-import { DateTimeOutput, Nullable } from './common.js';
+import { DELIVERY_KINDS, DELIVERY_STATES } from '../../store/webhooks.js';
+import { DateTime, DateTimeOutput, Id, Limit, Nullable, Offset, StringEnum } from './common.js';
+
+const DeliveryKind = StringEnum(DELIVERY_KINDS, {
+  description: 'delivery_report (to a callbackURL) or inbound (to an inbound_url)',
+});
+const DeliveryState = StringEnum(DELIVERY_STATES, {
+  description: 'pending (not yet accepted, retries due), delivered (a 2xx accepted it) or failed (given up)',
+});
 
 export const WebhookListQuery = Type.Object({
-  messageID: Type.Optional(Type.String({ description: 'Outbound or inbound messageID' })),
-  kind: Type.Optional(Type.String({ description: 'delivery_report or inbound' })),
-  state: Type.Optional(Type.String({ description: 'pending, delivered or failed (given up)' })),
-  limit: Type.Optional(Type.String({ description: 'Default 100, maximum 500' })),
-  offset: Type.Optional(Type.String()),
+  messageID: Type.Optional(Id('Outbound or inbound messageID')),
+  kind: Type.Optional(DeliveryKind),
+  state: Type.Optional(DeliveryState),
+  limit: Type.Optional(Limit(1)),
+  offset: Type.Optional(Offset),
 });
 
-export const WebhookDeliveryParams = Type.Object({ deliveryID: Type.String() });
+export const WebhookDeliveryParams = Type.Object({ deliveryID: Id('Identifier of the delivery') });
 
-export const WebhookAttemptView = Type.Object({
-  attempted_at: Type.String({ format: 'date-time' }),
-  status: Nullable(Type.Integer({ description: 'HTTP status; null when there was no response' })),
-  duration_ms: Type.Integer(),
-  error: Nullable(Type.String({ description: 'Why there was no response: timeout, connection refused, …' })),
-  response_excerpt: Nullable(Type.String({ description: 'The first bytes of the response body' })),
-});
+export const WebhookAttemptView = Type.Object(
+  {
+    attempted_at: DateTime(),
+    status: Nullable(Type.Integer(), { description: 'HTTP status; null when there was no response' }),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    error: Nullable(Type.String(), {
+      description: 'Why there was no response: timeout, connection refused, …',
+    }),
+    response_excerpt: Nullable(Type.String(), { description: 'The first bytes of the response body' }),
+  },
+  { $id: 'WebhookAttempt', description: 'One attempt to deliver a webhook' },
+);
 
-export const WebhookDeliveryView = Type.Object({
-  deliveryID: Type.Integer(),
-  webhook_id: Type.String({ description: 'Sent as the webhook-id header on every attempt and replay' }),
-  kind: Type.Union([Type.Literal('delivery_report'), Type.Literal('inbound')]),
-  messageID: Type.Integer(),
-  url: Type.String(),
-  state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-  attempts: Type.Array(WebhookAttemptView),
-  created_at: Type.String({ format: 'date-time' }),
-  next_attempt_at: { ...DateTimeOutput, description: 'When a pending delivery is next tried' },
-  completed_at: DateTimeOutput,
-});
+export const WebhookDeliveryView = Type.Object(
+  {
+    deliveryID: Id('Identifier of the delivery'),
+    webhook_id: Type.String({ description: 'Sent as the webhook-id header on every attempt and replay' }),
+    kind: DeliveryKind,
+    messageID: Id('The outbound or inbound message it reports'),
+    url: Type.String(),
+    state: DeliveryState,
+    attempts: Type.Array(WebhookAttemptView),
+    created_at: DateTime(),
+    next_attempt_at: DateTimeOutput('When a pending delivery is next tried; null otherwise'),
+    completed_at: DateTimeOutput('When it was accepted or given up on'),
+  },
+  { $id: 'WebhookDelivery', description: 'A webhook delivery with its attempts' },
+);
 
-export const WebhookDeliveryList = Type.Object({
-  data: Type.Array(WebhookDeliveryView),
-  more_results: Type.Boolean(),
-});
+export const WebhookDeliveryList = Type.Object(
+  {
+    data: Type.Array(WebhookDeliveryView),
+    more_results: Type.Boolean({
+      description: 'True exactly when more deliveries lie beyond offset + limit',
+    }),
+  },
+  { $id: 'WebhookDeliveryList', description: 'Webhook deliveries, newest first' },
+);

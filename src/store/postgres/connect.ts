@@ -11,6 +11,7 @@ export const postgresDialect: Dialect = {
   bigInteger: 'bigint',
   maxParameters: 65_000,
   rowLocks: true,
+  indexedBy: () => '',
 };
 
 // Every id and epoch-millisecond value we store stays below 2^53, so int8 is safe as a number.

@@ -12,6 +12,7 @@ export const sqliteDialect: Dialect = {
   bigInteger: 'integer',
   maxParameters: 32_000,
   rowLocks: false,
+  indexedBy: (index) => `indexed by ${index}`,
 };
 
 export interface SqliteOptions {
