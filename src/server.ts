@@ -13,6 +13,7 @@ import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
 import { createInboundSink, createReportSink } from './webhooks/report-sink.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { countRecipientsInto } from './metrics/engine-metrics.js';
 import { startCleaner } from './app/cleaner.js';
 
 export interface RunningServer {
@@ -61,7 +62,11 @@ export async function startServer(
   const early: SendWork[] = [];
   // Webhooks are queued inside each status change's transaction; the engine sends them.
   const webhooksQueued = () => engine?.wake(['webhooks']);
+  const now = () => Date.now();
+  const metrics = createMetrics({ queueDepth: (at) => store.operations.queueDepth(at), now, logger });
   const store = createStore(conn, {
+    // Recipients this thread moves (acceptance, cancels): the engine counts its own.
+    onEntered: countRecipientsInto(metrics.engine),
     transitionSink: createReportSink({ onQueued: webhooksQueued }),
     inboundSink: createInboundSink({ onQueued: webhooksQueued }),
     // Recipients due at once go to this node's engine in memory, as far as it has room.
@@ -72,12 +77,10 @@ export async function startServer(
       handOff: (work) => (engine ? engine.adopt(work) : early.push(...work)),
     },
   });
-  const now = () => Date.now();
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
   // What GET /readyz reports besides the database (decisions §12).
   let engineState = 'starting';
   let stopping = false;
-  const metrics = createMetrics({ queueDepth: (at) => store.operations.queueDepth(at), now, logger });
   const app = await buildApp({
     config,
     store,
@@ -106,6 +109,8 @@ export async function startServer(
     throw error;
   }
   engineState = 'ok';
+  const running = engine;
+  metrics.addThread(() => running.metrics());
   void engine.failed.then(() => (engineState = 'failed'));
   // Expired idempotency keys always; finished messages and webhooks with SMSGW_RETENTION.
   const cleaner = startCleaner({ store, retentionMs: config.retentionMs, now, logger });

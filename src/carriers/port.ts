@@ -17,16 +17,21 @@ export interface SubmitRequest {
   readonly requestReceipt: boolean;
 }
 
-/** Outcome of one submit, as policy-free data: the dispatcher decides what each means. */
-export type SubmitOutcome =
+/**
+ * Outcome of one submit, as policy-free data: the dispatcher decides what each means.
+ * `connector` names the SMSC link that answered when the port fronts several (the router).
+ */
+export type SubmitOutcome = { readonly connector?: string } &
   /** The SMSC accepted every part; one carrier message id per part, in order. */
-  | { readonly kind: 'accepted'; readonly carrierIds: readonly string[] }
-  /** Temporary: not bound, throttled, queue full, timeout. Try again later. */
-  | { readonly kind: 'retry'; readonly reason: string; readonly afterMs?: number }
-  /** Permanent: the SMSC refused the message (status `rejected`). */
-  | { readonly kind: 'rejected'; readonly reason: string; readonly code?: number }
-  /** The gateway gives up before any SMSC saw it, e.g. no route (status `aborted`). */
-  | { readonly kind: 'aborted'; readonly reason: string };
+  (
+    | { readonly kind: 'accepted'; readonly carrierIds: readonly string[] }
+    /** Temporary: not bound, throttled, queue full, timeout. Try again later. */
+    | { readonly kind: 'retry'; readonly reason: string; readonly afterMs?: number }
+    /** Permanent: the SMSC refused the message (status `rejected`). */
+    | { readonly kind: 'rejected'; readonly reason: string; readonly code?: number }
+    /** The gateway gives up before any SMSC saw it, e.g. no route (status `aborted`). */
+    | { readonly kind: 'aborted'; readonly reason: string }
+  );
 
 /** A final or intermediate state reported by a delivery receipt for one part. */
 export type { ReceiptState };
@@ -38,6 +43,8 @@ export interface CarrierReceipt {
   readonly at: number;
   /** Carrier error detail, e.g. the `err:` field of a receipt text. */
   readonly error?: string;
+  /** The SMSC link it came from when the port fronts several (the router). */
+  readonly connector?: string;
 }
 
 export interface InboundSms {

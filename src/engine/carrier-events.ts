@@ -5,6 +5,7 @@
  * not on disk, and nothing waits for unrelated work.
  */
 import type { CarrierEvents, CarrierReceipt, InboundSms } from '../carriers/port.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { TickOps } from '../store/engine-store.js';
 import type { Stage } from './stage.js';
 
@@ -24,12 +25,14 @@ export interface CarrierEventOptions {
   readonly connector: string;
   /** An event is waiting to be recorded. */
   readonly onEvent: () => void;
-  readonly onReceipts?: (count: number) => void;
-  readonly onInbound?: (count: number) => void;
+  /** Counted once the turn that recorded them has committed. */
+  readonly metrics?: Pick<EngineMetrics, 'receiptsReceived' | 'inboundReceived'>;
 }
 
 export function createCarrierEventStage(options: CarrierEventOptions): CarrierEventStage {
   let events: CarrierEvent[] = [];
+  /** Receipts of the turn being recorded, by connector: [unmatched, matched]. */
+  let counted = new Map<string, [number, number]>();
   const add = (event: CarrierEvent) => {
     events.push(event);
     options.onEvent();
@@ -52,7 +55,16 @@ export function createCarrierEventStage(options: CarrierEventOptions): CarrierEv
         else inbound.push(e.message);
       }
       // Receipts of one part keep their order: events are taken in arrival order.
-      if (receipts.length > 0) await ops.applyReceipts(options.connector, receipts, now);
+      if (receipts.length > 0) {
+        const { unmatched } = await ops.applyReceipts(options.connector, receipts, now);
+        counted = new Map();
+        for (const r of receipts) {
+          const name = r.connector ?? options.connector;
+          const counts = counted.get(name) ?? [0, 0];
+          counts[unmatched.has(r.carrierId) ? 0 : 1] += 1;
+          counted.set(name, counts);
+        }
+      }
       if (inbound.length > 0) {
         await ops.storeInbound(
           inbound.map((m) => ({ ...m, connector: options.connector })),
@@ -68,11 +80,19 @@ export function createCarrierEventStage(options: CarrierEventOptions): CarrierEv
         if (e.kind === 'receipt') receipts += 1;
         e.done();
       }
-      if (receipts > 0) options.onReceipts?.(receipts);
-      if (recorded.length > receipts) options.onInbound?.(recorded.length - receipts);
+      const { metrics } = options;
+      if (metrics) {
+        for (const [name, [unmatched, matched]] of counted) {
+          if (matched > 0) metrics.receiptsReceived(name, true, matched);
+          if (unmatched > 0) metrics.receiptsReceived(name, false, unmatched);
+        }
+        if (recorded.length > receipts) metrics.inboundReceived(recorded.length - receipts);
+      }
+      counted = new Map();
     },
     restore(taken) {
       events = [...taken, ...events];
+      counted = new Map();
     },
   };
 }

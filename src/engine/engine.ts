@@ -5,6 +5,8 @@
  */
 import type { Logger } from 'pino';
 import type { CarrierConnector } from '../carriers/port.js';
+import type { LinkState } from '../carriers/routing/router.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { Config } from '../config/config.js';
 import type { RetryDelay, SendWork } from '../store/engine-store.js';
 import type { Store } from '../store/port.js';
@@ -25,8 +27,14 @@ import { sendRetryDelay } from './retry-policy.js';
 import { createSendStage } from './sends.js';
 import { createWebhookStage } from './webhooks.js';
 
-/** A carrier link as the engine drives it: the port, and how many submits it can take at once. */
-export type EngineConnector = CarrierConnector & { capacity?(): number };
+/**
+ * A carrier link as the engine drives it: the port, how many submits it can take at once, and
+ * the state of each SMSC link behind it (the router's; a single link without it is one bind).
+ */
+export type EngineConnector = CarrierConnector & {
+  capacity?(): number;
+  states?(): Record<string, LinkState>;
+};
 
 export interface NodeIdentity {
   readonly id: string;
@@ -53,6 +61,8 @@ export interface EngineOptions {
   readonly onTakenOver?: () => void;
   /** Room for submits, shared with the API of this node; default: the engine's own. */
   readonly room?: SendRoom;
+  /** Where the engine counts what it does (decisions §12). */
+  readonly metrics?: EngineMetrics;
 }
 
 /** What may have become due: a wake-up names it, or everything. */
@@ -64,6 +74,8 @@ export interface Engine {
   adopt(work: readonly SendWork[]): void;
   /** Each webhook endpoint this node is sending to or has paused. */
   webhookEndpoints(): EndpointState[];
+  /** Sets the connector gauges (binds, in flight) from the links as they are now. */
+  observeConnectors(): void;
   /** Stops claiming, finishes and records work in flight, stops the connector, leaves. */
   stop(): Promise<void>;
   /** Settles if the node loses its lease: its work may already be another node's. */
@@ -119,7 +131,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     logger: logger.child({ component: 'webhooks' }),
     onResults: () => loop.request(),
   });
-  const webhookStage = createWebhookStage({ node: node.id, sender });
+  const { metrics } = options;
+  const webhookStage = createWebhookStage({ node: node.id, sender, ...(metrics && { metrics }) });
   const throughput = options.throughput ?? 0;
   const sends = createSendStage({
     node: node.id,
@@ -133,8 +146,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     now,
     logger,
     onOutcome: () => loop.request(),
+    ...(metrics && { metrics }),
   });
-  const carrierEvents = createCarrierEventStage({ connector: connector.name, onEvent: () => loop.request() });
+  const carrierEvents = createCarrierEventStage({
+    connector: connector.name,
+    onEvent: () => loop.request(),
+    ...(metrics && { metrics }),
+  });
   const jobs = createMessageJobStage({
     connector: connector.name,
     receiptTimeoutMs: config.receiptTimeoutMs,
@@ -176,6 +194,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   loop.request();
 
   let stopping: Promise<void> | null = null;
+  const observed = new Set<string>();
   return {
     wake(kinds) {
       if (!kinds || kinds.includes('sends')) sends.wake();
@@ -185,6 +204,19 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     },
     adopt: (work) => sends.adopt(work),
     webhookEndpoints: () => sender.endpoints(),
+    observeConnectors() {
+      if (!metrics) return;
+      const states = connector.states?.() ?? {
+        [connector.name]: { bound: stopping === null, inFlight: sends.submitting },
+      };
+      // A connector removed since the last look reads 0, not its last value.
+      for (const name of observed) if (!(name in states)) states[name] = { bound: false, inFlight: 0 };
+      for (const [name, state] of Object.entries(states)) {
+        observed.add(name);
+        metrics.connectorBinds(name, state.bound ? 1 : 0);
+        metrics.connectorInFlight(name, state.inFlight ?? 0);
+      }
+    },
     failed,
     stop() {
       stopping ??= (async () => {

@@ -9,6 +9,9 @@ import type { WriteLock } from '../store/sqlite/write-lock.js';
 import type { Router } from '../carriers/routing/router.js';
 import type { EndpointState } from '../webhooks/sender.js';
 import type { SendWork } from '../store/engine-store.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
+import type { MetricSnapshot } from '../metrics/families.js';
+import { createThreadMetrics } from '../metrics/thread-metrics.js';
 import { startEngine, type Engine, type NodeIdentity, type WakeKind } from './engine.js';
 import type { SendRoom } from './send-room.js';
 
@@ -26,6 +29,8 @@ export interface SendingEngine {
   connectorStates(): Promise<Record<string, unknown>>;
   /** Each webhook endpoint this node sends to, with its circuit. */
   webhookEndpoints(): Promise<EndpointState[]>;
+  /** The engine's metrics as they are now, for the API thread's /metrics (decisions §12). */
+  metrics(): Promise<readonly MetricSnapshot[]>;
   /** Stops claiming, finishes in-flight work, stops the carrier links. */
   stop(): Promise<void>;
   /** Settles only if the engine dies on its own; the process should then stop. */
@@ -57,9 +62,14 @@ export function nodeIdentity(config: Pick<Config, 'nodeId'>): NodeIdentity {
 export async function startEngineHere(
   options: EngineHostOptions & { readonly store: Store; readonly now: () => number },
 ): Promise<SendingEngine> {
-  const { engine, router } = await startCarrierEngine(options);
+  const threadMetrics = createThreadMetrics();
+  const { engine, router } = await startCarrierEngine({ ...options, metrics: threadMetrics.engine });
   return {
     node: options.node,
+    metrics: () => {
+      engine.observeConnectors();
+      return threadMetrics.snapshot();
+    },
     wake: (kinds) => engine.wake(kinds),
     adopt: (work) => engine.adopt(work),
     routingChanged: () => void router?.reload(),
@@ -72,7 +82,11 @@ export async function startEngineHere(
 
 /** The carrier links (simulator or SMPP router) and the engine that sends through them. */
 export async function startCarrierEngine(
-  options: EngineHostOptions & { readonly store: Store; readonly now: () => number },
+  options: EngineHostOptions & {
+    readonly store: Store;
+    readonly now: () => number;
+    readonly metrics: EngineMetrics;
+  },
 ): Promise<{ engine: Engine; router: Router | null }> {
   const { config, store, logger, now, node } = options;
   const { connector, router } = createCarrier(config, store, logger, now, node.id);
@@ -85,6 +99,7 @@ export async function startCarrierEngine(
     node,
     throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
     room: options.room,
+    metrics: options.metrics,
     // A dead node's binds are free now: bind without waiting for the next reload.
     onTakenOver: () => void router?.reload(),
   });
@@ -106,6 +121,7 @@ export type ToEngineThread =
   | { readonly type: 'routing' }
   | { readonly type: 'states'; readonly id: number }
   | { readonly type: 'endpoints'; readonly id: number }
+  | { readonly type: 'metrics'; readonly id: number }
   | { readonly type: 'stop' };
 
 export type FromEngineThread =
@@ -113,6 +129,7 @@ export type FromEngineThread =
   | { readonly type: 'failed'; readonly message: string }
   | { readonly type: 'states'; readonly id: number; readonly states: Record<string, unknown> }
   | { readonly type: 'endpoints'; readonly id: number; readonly endpoints: EndpointState[] }
+  | { readonly type: 'metrics'; readonly id: number; readonly snapshot: MetricSnapshot[] }
   | { readonly type: 'stopped' };
 
 /**
@@ -152,7 +169,7 @@ export function hostEngineThread(
   const failed = new Promise<Error>((resolve) => (fail = resolve));
   let dead = false;
 
-  const ask = (type: 'states' | 'endpoints') => {
+  const ask = (type: 'states' | 'endpoints' | 'metrics') => {
     if (stopping || dead) return Promise.resolve(null);
     const id = nextId++;
     return new Promise<FromEngineThread | null>((answer) => {
@@ -190,6 +207,7 @@ export function hostEngineThread(
           break;
         case 'states':
         case 'endpoints':
+        case 'metrics':
           pending.get(message.id)?.(message);
           pending.delete(message.id);
           break;
@@ -225,6 +243,10 @@ export function hostEngineThread(
       async webhookEndpoints() {
         const answer = await ask('endpoints');
         return answer?.type === 'endpoints' ? answer.endpoints : [];
+      },
+      async metrics() {
+        const answer = await ask('metrics');
+        return answer?.type === 'metrics' ? answer.snapshot : [];
       },
       async stop() {
         if (!stopping) {

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { CarrierConnector, SubmitOutcome } from '../carriers/port.js';
 import type { RetryDelay, SendWork, SubmitResult, TickOps } from '../store/engine-store.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SendRoom } from './send-room.js';
 import type { Stage } from './stage.js';
@@ -27,6 +28,8 @@ export interface SendStageOptions {
   readonly onOutcome: () => void;
   /** Results for recipients this node no longer held, dropped by the guard. */
   readonly onStale?: (count: number) => void;
+  /** Where each SMSC answer's time is counted. */
+  readonly metrics?: Pick<EngineMetrics, 'submitObserved'>;
 }
 
 export interface SendStage extends Stage<SubmitResult, SendWork> {
@@ -38,6 +41,8 @@ export interface SendStage extends Stage<SubmitResult, SendWork> {
   close(): void;
   /** Resolves when every submit started has its outcome. */
   idle(): Promise<void>;
+  /** Submits started and not yet answered. */
+  readonly submitting: number;
 }
 
 export function createSendStage(options: SendStageOptions): SendStage {
@@ -66,8 +71,10 @@ export function createSendStage(options: SendStageOptions): SendStage {
 
   const submit = async (work: SendWork) => {
     let outcome: SubmitOutcome;
+    let started = 0;
     try {
       await options.limiter.take();
+      started = performance.now();
       outcome = await connector.submit({
         reference: `r${work.recipientId}`,
         from: work.from,
@@ -78,6 +85,13 @@ export function createSendStage(options: SendStageOptions): SendStage {
     } catch (error) {
       // A connector bug or a dropped link must not lose the recipient: try again later.
       outcome = { kind: 'retry', reason: error instanceof Error ? error.message : String(error) };
+    }
+    // Only an SMSC's answer is timed: a retry may be a timeout or no bind at all.
+    if (outcome.kind === 'accepted' || outcome.kind === 'rejected') {
+      options.metrics?.submitObserved(
+        outcome.connector ?? connector.name,
+        (performance.now() - started) / 1000,
+      );
     }
     results.push({ work, outcome, at: now() });
     submitting -= 1;
@@ -129,6 +143,9 @@ export function createSendStage(options: SendStageOptions): SendStage {
     close() {
       closed = true;
       capacity();
+    },
+    get submitting() {
+      return submitting;
     },
     idle() {
       if (submitting === 0) return Promise.resolve();

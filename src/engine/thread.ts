@@ -18,6 +18,8 @@ import {
 } from './host.js';
 import type { Engine } from './engine.js';
 import { createSendRoom } from './send-room.js';
+import { countRecipientsInto } from '../metrics/engine-metrics.js';
+import { createThreadMetrics } from '../metrics/thread-metrics.js';
 
 const data = workerData as EngineThreadData;
 const port = parentPort!;
@@ -46,9 +48,12 @@ async function run() {
   // wait for the engine's next claim.
   let engine: Engine | null = null;
   const webhooksQueued = () => engine?.wake(['webhooks']);
+  // Counted here and read by the API thread at each scrape of /metrics.
+  const metrics = createThreadMetrics();
   const store = createStore(conn, {
     transitionSink: createReportSink({ onQueued: webhooksQueued }),
     inboundSink: createInboundSink({ onQueued: webhooksQueued }),
+    onEntered: countRecipientsInto(metrics.engine),
   });
   const started = await startCarrierEngine({
     config,
@@ -57,6 +62,7 @@ async function run() {
     now: () => Date.now(),
     node: data.node,
     room: createSendRoom(data.room),
+    metrics: metrics.engine,
   }).catch(async (error: unknown) => {
     await store.close();
     throw error;
@@ -79,6 +85,10 @@ async function run() {
         break;
       case 'endpoints':
         post({ type: 'endpoints', id: message.id, endpoints: started.engine.webhookEndpoints() });
+        break;
+      case 'metrics':
+        started.engine.observeConnectors();
+        void metrics.snapshot().then((snapshot) => post({ type: 'metrics', id: message.id, snapshot }));
         break;
       case 'stop':
         void stop();

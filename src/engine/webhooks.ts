@@ -7,6 +7,7 @@
 import type { ClaimedDelivery, DeliveryHold, DeliveryResult } from '../store/webhooks.js';
 import type { TickOps } from '../store/engine-store.js';
 import type { WebhookSender } from '../webhooks/sender.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { Stage } from './stage.js';
 
 export interface WebhookStage extends Stage<DeliveryResult, ClaimedDelivery> {
@@ -17,9 +18,14 @@ export interface WebhookStage extends Stage<DeliveryResult, ClaimedDelivery> {
   close(): void;
 }
 
+/** What each recorded attempt came to, in the terms of smsgw_webhook_attempts_total. */
+const OUTCOME_OF = { delivered: 'accepted', failed: 'gave_up', retry: 'retry' } as const;
+
 export function createWebhookStage(options: {
   readonly node: string;
   readonly sender: WebhookSender;
+  /** Attempts are counted once their turn has committed. */
+  readonly metrics?: Pick<EngineMetrics, 'webhookAttempted'>;
 }): WebhookStage {
   const { node, sender } = options;
   let maybeDue = true;
@@ -69,8 +75,15 @@ export function createWebhookStage(options: {
       }
       return work;
     },
-    handle(work) {
+    handle(work, recorded) {
       if (work.length > 0) sender.take(work);
+      const { metrics } = options;
+      if (!metrics) return;
+      for (const r of recorded) {
+        if (r.attempt !== null && r.next.kind !== 'release') {
+          metrics.webhookAttempted(r.delivery.kind, OUTCOME_OF[r.next.kind]);
+        }
+      }
     },
     restore(outcomes) {
       sender.restore(outcomes);

@@ -107,7 +107,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const stats =
     deps.stats ??
     createStoreStats({ store: deps.store, now: deps.now, connectorStates: deps.connectorStates });
-  await app.register(async (admin: App) => adminRoutes(admin, { ...deps, stats }), { prefix: '/admin/v1' });
+  await app.register(async (admin: App) => adminRoutes(admin, { ...deps, stats, metrics }), {
+    prefix: '/admin/v1',
+  });
   await app.register(async (ui: App) => consoleRoutes(ui, deps.consoleDir ?? null));
   await app.register(async (operations: App) => operationsRoutes(operations, deps, metrics));
   return app;

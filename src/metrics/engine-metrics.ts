@@ -102,3 +102,10 @@ export function defineEngineMetrics(registry: Registry): EngineMetrics {
     inboundReceived: (count = 1) => inbound.inc(count),
   };
 }
+
+/** A store's OnEntered (src/store/entered.ts) feeding `smsgw_recipients_total`. */
+export function countRecipientsInto(metrics: EngineMetrics): (counts: ReadonlyMap<Status, number>) => void {
+  return (counts) => {
+    for (const [status, count] of counts) metrics.recipientsEntered(status, count);
+  };
+}

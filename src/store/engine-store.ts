@@ -21,7 +21,7 @@ import {
   type NodeInfo,
   type TakeOver,
 } from './nodes.js';
-import { adoptRecordedOrphansIn, applyReceiptsIn } from './receipts.js';
+import { adoptRecordedOrphansIn, applyReceiptsIn, type AppliedReceipts } from './receipts.js';
 import type { Database } from './schema.js';
 import {
   anySendDue,
@@ -45,9 +45,11 @@ import {
 } from './webhooks/claim.js';
 import { nextDueDelivery } from './webhooks/next-due.js';
 import { setHold, type DeliveryHold } from './webhooks/enqueue.js';
+import { countedTransaction, type OnEntered } from './entered.js';
 import { recordAttemptsIn, type DeliveryResult } from './webhooks/record.js';
 
 export type {
+  AppliedReceipts,
   SendWork,
   SubmitResult,
   RetryDelay,
@@ -75,7 +77,11 @@ export interface TickOps {
     retryDelay: RetryDelay,
     now: number,
   ): Promise<RecordedSubmits>;
-  applyReceipts(connector: string, receipts: readonly CarrierReceipt[], now: number): Promise<Changed[]>;
+  applyReceipts(
+    connector: string,
+    receipts: readonly CarrierReceipt[],
+    now: number,
+  ): Promise<AppliedReceipts>;
   recordWebhookAttempts(node: string, results: readonly DeliveryResult[], now: number): Promise<void>;
   /** Stores inbound messages and queues their webhooks. */
   storeInbound(arrivals: readonly InboundArrival[], now: number): Promise<StoredInbound[]>;
@@ -154,15 +160,17 @@ function messageCache(): MessageCache {
 
 export interface EngineSinks {
   /** Runs in every transaction that changes recipient statuses (delivery reports go here). */
-  readonly transitions?: TransitionSink;
+  readonly transitions?: TransitionSink | undefined;
   /** Runs in every transaction that stores inbound messages with a webhook to send. */
-  readonly inbound?: InboundStoredSink;
+  readonly inbound?: InboundStoredSink | undefined;
+  /** Told after every commit that moved recipients (the recipients metric). */
+  readonly entered?: OnEntered | undefined;
 }
 
 export function engineStore(db: Kysely<Database>, dialect: Dialect, sinks: EngineSinks = {}): EngineStore {
   const sink = sinks.transitions;
   const tx = <T>(run: (t: Kysely<Database>) => Promise<T>) =>
-    withDeadlockRetry(() => db.transaction().execute(run));
+    withDeadlockRetry(() => countedTransaction(db, sinks.entered, run));
   const messages = messageCache();
   const opsOf = (t: Kysely<Database>): TickOps => ({
     recordSubmits: (node, connector, results, retryDelay, now) =>

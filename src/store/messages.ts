@@ -18,6 +18,7 @@ import type {
 } from './port.js';
 import type { Database, MessagesTable } from './schema.js';
 import type { Changed, TransitionSink } from './transitions.js';
+import { countEntered, countedTransaction, type OnEntered } from './entered.js';
 import type { SendHandoff, SendWork } from './sending.js';
 
 const SORT_COLUMNS = {
@@ -34,16 +35,19 @@ const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = {
   nullable: new Set(['complete_at', 'ref']),
 };
 
-export function messageStore(
-  db: Kysely<Database>,
-  sink?: TransitionSink,
-  handoff?: SendHandoff,
-): MessageStore {
+export interface MessageStoreOptions {
+  readonly sink?: TransitionSink | undefined;
+  readonly handoff?: SendHandoff | undefined;
+  readonly onEntered?: OnEntered | undefined;
+}
+
+export function messageStore(db: Kysely<Database>, options: MessageStoreOptions = {}): MessageStore {
+  const { sink, handoff, onEntered } = options;
   const createMany = async (items: readonly NewMessageInput[]) => {
-    if (!handoff) return db.transaction().execute((tx) => createIn(tx, items, sink));
+    if (!handoff) return countedTransaction(db, onEntered, (tx) => createIn(tx, items, sink));
     const hold: HeldSends = { node: handoff.node, taken: 0, take: (n) => handoff.take(n), work: [] };
     try {
-      const results = await db.transaction().execute((tx) => createIn(tx, items, sink, hold));
+      const results = await countedTransaction(db, onEntered, (tx) => createIn(tx, items, sink, hold));
       if (hold.work.length > 0) handoff.handOff(hold.work);
       return results;
     } catch (error) {
@@ -269,6 +273,8 @@ async function createIn(
     }
   });
   await insertRows(tx, 'recipients', PENDING_COLUMNS, pendingRows);
+  countEntered(tx, 'pending', pendingRows.length);
+  countEntered(tx, 'submitted', dueRows.length);
   // The first recipients due now, as many as the node's engine has room for, are held by it.
   const held = hold ? hold.take(dueRows.length) : 0;
   if (hold) hold.taken += held;

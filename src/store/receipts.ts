@@ -7,6 +7,13 @@ import { list, rows as tableOf, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
 
+/** What a batch of receipts did. */
+export interface AppliedReceipts {
+  readonly changed: Changed[];
+  /** Carrier ids no recorded part had (yet): kept as orphans. */
+  readonly unmatched: ReadonlySet<string>;
+}
+
 /**
  * Records part receipts and moves recipients whose parts now decide their status. A receipt
  * for an id not recorded yet (it overtook its submit response) is kept as an orphan and
@@ -23,8 +30,8 @@ export async function applyReceiptsIn(
   receipts: readonly CarrierReceipt[],
   now: number,
   sink?: TransitionSink,
-): Promise<Changed[]> {
-  if (receipts.length === 0) return [];
+): Promise<AppliedReceipts> {
+  if (receipts.length === 0) return { changed: [], unmatched: new Set() };
   // Locked on PostgreSQL: a duplicate receipt on another node's bind waits for this one.
   const lock = dialect.rowLocks ? ' for update of "all"' : '';
   const parts = new Map<string, PartRow>();
@@ -97,7 +104,7 @@ export async function applyReceiptsIn(
     const status = combinePartStates(partRows.sort((a, b) => a.part - b.part).map((p) => p.state));
     if (status !== null) changes.push({ recipientId, to: status });
   }
-  return applyChanges(tx, dialect, changes, now, sink);
+  return { changed: await applyChanges(tx, dialect, changes, now, sink), unmatched: new Set(orphans.keys()) };
 }
 
 interface PartRow {
@@ -147,7 +154,7 @@ export async function adoptOrphans(
       found.map((r) => r.carrierId),
     )
     .execute();
-  return applyReceiptsIn(tx, dialect, connector, found, now, sink);
+  return (await applyReceiptsIn(tx, dialect, connector, found, now, sink)).changed;
 }
 
 /**

@@ -7,6 +7,7 @@ import { withKeyCache } from './key-cache.js';
 import type { TransitionSink } from './transitions.js';
 import type { InboundStoredSink } from './inbound.js';
 import type { SendHandoff } from './sending.js';
+import type { OnEntered } from './entered.js';
 import type { Connection } from './dialect.js';
 import { idempotencyStore } from './idempotency.js';
 import { messageStore } from './messages.js';
@@ -24,15 +25,22 @@ export interface StoreOptions {
   readonly inboundSink?: InboundStoredSink;
   /** Recipients accepted due at once go straight to this node's engine, as far as it has room. */
   readonly sendHandoff?: SendHandoff;
+  /** Told after every commit that moved recipients: how many entered each status. */
+  readonly onEntered?: OnEntered;
 }
 
 export function createStore(conn: Connection, options: StoreOptions = {}): Store {
   return {
     accounts: withKeyCache(accountStore(conn.db)),
-    messages: messageStore(conn.db, options.transitionSink, options.sendHandoff),
+    messages: messageStore(conn.db, {
+      sink: options.transitionSink,
+      handoff: options.sendHandoff,
+      onEntered: options.onEntered,
+    }),
     engine: engineStore(conn.db, conn.dialect, {
-      ...(options.transitionSink && { transitions: options.transitionSink }),
-      ...(options.inboundSink && { inbound: options.inboundSink }),
+      transitions: options.transitionSink,
+      inbound: options.inboundSink,
+      entered: options.onEntered,
     }),
     inbound: inboundStore(conn.db),
     connectors: connectorStore(conn.db),

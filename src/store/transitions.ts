@@ -3,6 +3,7 @@ import { chunk, IN_CHUNK } from './chunks.js';
 import { list, rows as tableOf, runShaped } from './shaped-sql.js';
 import { STATUS_CODES, isFinal, sourcesOf, type Status } from '../domain/status.js';
 import type { Dialect } from './dialect.js';
+import { countEntered } from './entered.js';
 import type { Database } from './schema.js';
 
 export interface Change {
@@ -63,6 +64,7 @@ export async function applyChanges(
   for (const { to, code, ids } of groups.values()) {
     for (const part of chunk(ids, IN_CHUNK)) {
       const rows = await moveRecipients(tx, to, code, at, part, options);
+      countEntered(tx, to, rows.length);
       for (const row of rows) {
         changed.push({
           recipientId: row.id,

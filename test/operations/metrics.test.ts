@@ -9,25 +9,7 @@ import type { Store } from '../../src/store/port.js';
 import { createStore } from '../../src/store/store.js';
 import { createAccount } from '../../src/app/accounts.js';
 import { ENGINES, createTestDatabase, type TestDatabase } from '../helpers/engines.js';
-
-/** Reads one sample from Prometheus text: the value of `name{labels}`, or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    if (line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (
-      Object.entries(labels).every(([k, v]) => found[k] === v) &&
-      Object.keys(found).length === Object.keys(labels).length
-    ) {
-      return Number(match[3]);
-    }
-  }
-  return undefined;
-}
+import { sample } from '../helpers/prometheus.js';
 
 describe.each(ENGINES)('GET /metrics on %s', (engine) => {
   let db: TestDatabase;

@@ -30,7 +30,7 @@ describe.each(ENGINES)('receipts of one batch on %s', (engineName) => {
       ),
     );
 
-    const changed = await store.engine.tick((ops) =>
+    const { changed, unmatched } = await store.engine.tick((ops) =>
       ops.applyReceipts(
         'c',
         [
@@ -47,6 +47,7 @@ describe.each(ENGINES)('receipts of one batch on %s', (engineName) => {
       ),
     );
     expect(changed.map((c) => c.status).sort()).toEqual(['delivered', 'delivered', 'failed']);
+    expect([...unmatched]).toEqual(['zz']);
     const parts = await db.conn.db
       .selectFrom('recipient_parts')
       .select(['carrier_id', 'state', 'state_at'])

@@ -2,9 +2,16 @@ import type { Logger } from 'pino';
 import type { CarrierConnector, CarrierEvents, SubmitOutcome, SubmitRequest } from '../port.js';
 import { candidates, type Route } from './routes.js';
 
+/** What the router and the metrics read of a link's state. */
+export interface LinkState {
+  readonly bound: boolean;
+  /** Submits sent and not yet answered. */
+  readonly inFlight?: number;
+}
+
 /** A carrier link the router can choose: an SMPP connector, or anything with a bound state. */
 export interface ChildConnector extends CarrierConnector {
-  state(): { readonly bound: boolean };
+  state(): LinkState;
   capacity?(): number;
 }
 
@@ -45,7 +52,7 @@ export interface Router extends CarrierConnector {
   /** Re-reads connectors and routes now (after an admin change on this node). */
   reload(): Promise<void>;
   /** Each running connector's live state (bound, in flight, throughput, errors). */
-  states(): Record<string, { readonly bound: boolean }>;
+  states(): Record<string, LinkState>;
 }
 
 const MIN_CAPACITY = 10;
@@ -66,7 +73,8 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
   let reloading: Promise<void> = Promise.resolve();
 
   const childEvents = (name: string): CarrierEvents => ({
-    receipt: (r) => events!.receipt({ ...r, carrierId: `${name}${SEPARATOR}${r.carrierId}` }),
+    receipt: (r) =>
+      events!.receipt({ ...r, carrierId: `${name}${SEPARATOR}${r.carrierId}`, connector: name }),
     inbound: (m) => events!.inbound(m),
   });
 
@@ -148,9 +156,10 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
         const outcome = await child.connector.submit(request);
         // Not bound at the moment of the submit: nothing left us, so the next route may try.
         if (outcome.kind === 'retry' && outcome.reason.startsWith('not-bound')) continue;
-        if (outcome.kind !== 'accepted') return outcome;
+        if (outcome.kind !== 'accepted') return { ...outcome, connector: route.connector };
         return {
           kind: 'accepted',
+          connector: route.connector,
           carrierIds: outcome.carrierIds.map((id) => `${route.connector}${SEPARATOR}${id}`),
         };
       }

@@ -287,6 +287,7 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
           { store, now, logger: deps.logger, config: deps.config },
           request.body,
         );
+        deps.metrics?.engine.inboundReceived();
         return reply.code(201).send(result);
       },
     },

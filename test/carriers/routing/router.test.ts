@@ -82,10 +82,14 @@ describe('router', () => {
       { prefix: '+61', connector: 'b', priority: 1 },
     ]);
     await router.start(events);
-    expect(await router.submit(request('+61491570156'))).toEqual({ kind: 'accepted', carrierIds: ['a/A1'] });
+    expect(await router.submit(request('+61491570156'))).toEqual({
+      kind: 'accepted',
+      carrierIds: ['a/A1'],
+      connector: 'a',
+    });
     expect(children.get('b')!.submits).toHaveLength(0);
     await children.get('a')!.events!.receipt({ carrierId: 'A1', state: 'delivered', at: 1 });
-    expect(receipts).toEqual([{ carrierId: 'a/A1', state: 'delivered', at: 1 }]);
+    expect(receipts).toEqual([{ carrierId: 'a/A1', state: 'delivered', at: 1, connector: 'a' }]);
     await router.stop();
   });
 
@@ -97,11 +101,19 @@ describe('router', () => {
     await router.start(events);
     children.get('a')!.bound = false;
     children.get('b')!.outcome = { kind: 'accepted', carrierIds: ['B7'] };
-    expect(await router.submit(request('+61491570156'))).toEqual({ kind: 'accepted', carrierIds: ['b/B7'] });
+    expect(await router.submit(request('+61491570156'))).toEqual({
+      kind: 'accepted',
+      carrierIds: ['b/B7'],
+      connector: 'b',
+    });
     // A link that drops during the submit also fails over: nothing left this node.
     children.get('a')!.bound = true;
     children.get('a')!.outcome = { kind: 'retry', reason: 'not-bound: link down' };
-    expect(await router.submit(request('+61491570156'))).toEqual({ kind: 'accepted', carrierIds: ['b/B7'] });
+    expect(await router.submit(request('+61491570156'))).toEqual({
+      kind: 'accepted',
+      carrierIds: ['b/B7'],
+      connector: 'b',
+    });
     await router.stop();
   });
 
