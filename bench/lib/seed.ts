@@ -131,5 +131,6 @@ function recipientRow(
     // Pending rows here are scheduled-like: not send work until released.
     due_at: null,
     locked_by: null,
+    release_at: null,
   };
 }

@@ -15,6 +15,7 @@ import { operationsStore } from './operations.js';
 import { recipientDetailStore } from './recipient-details.js';
 import { retentionStore } from './retention.js';
 import { statsStore } from './stats.js';
+import { suppressionStore } from './suppressions.js';
 import type { Store } from './port.js';
 import { webhookStore } from './webhooks.js';
 
@@ -51,6 +52,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     operations: operationsStore(conn.db, conn.dialect),
     idempotency: idempotencyStore(conn.db),
     retention: retentionStore(conn.db, conn.dialect),
+    suppressions: suppressionStore(conn.db),
     close: () => conn.close(),
   };
 }

@@ -1,0 +1,129 @@
+/**
+ * Each account's suppression list (decisions §17): numbers it never sends to. A POST asks about
+ * all its recipients in one statement per 512 (an index range scan of the primary key each),
+ * and the keyword path and imports write through the same table, so every node sees a STOP
+ * as soon as it commits.
+ */
+import type { Kysely } from 'kysely';
+import { insertRows } from './insert-rows.js';
+import { list, runShaped } from './shaped-sql.js';
+import type { Database } from './schema.js';
+
+export const SUPPRESSION_REASONS = ['manual', 'stop', 'import'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+export interface Suppression {
+  readonly msisdn: string;
+  readonly reason: SuppressionReason;
+  readonly createdAt: number;
+}
+
+export interface SuppressionStore {
+  /** Oldest first (then by number), one more than `limit` read so the caller knows whether more exist. */
+  list(accountId: number, limit: number, offset: number): Promise<{ rows: Suppression[]; more: boolean }>;
+  /** Adds the number, or returns the entry it already has (its first reason and time stay). */
+  add(accountId: number, msisdn: string, reason: SuppressionReason, now: number): Promise<Suppression>;
+  /** False when the number was not on the list. */
+  remove(accountId: number, msisdn: string): Promise<boolean>;
+  /** Which of `msisdns` (normalised) the account suppresses. */
+  suppressedAmong(accountId: number, msisdns: readonly string[]): Promise<Set<string>>;
+  /** Adds many numbers in one transaction; those already listed are left as they are. */
+  addMany(accountId: number, msisdns: readonly string[], reason: SuppressionReason, now: number): Promise<void>;
+}
+
+/** Values per `IN` list / `= any` array: one statement per this many recipients of a POST. */
+const LOOKUP_CHUNK = 512;
+
+export function suppressionStore(db: Kysely<Database>): SuppressionStore {
+  const get = async (accountId: number, msisdn: string) => {
+    const row = await db
+      .selectFrom('suppressions')
+      .select(['msisdn', 'reason', 'created_at'])
+      .where('account_id', '=', accountId)
+      .where('msisdn', '=', msisdn)
+      .executeTakeFirst();
+    return row ? toSuppression(row) : null;
+  };
+  return {
+    async list(accountId, limit, offset) {
+      const rows = await db
+        .selectFrom('suppressions')
+        .select(['msisdn', 'reason', 'created_at'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .orderBy('msisdn')
+        .limit(limit + 1)
+        .offset(offset)
+        .execute();
+      return { rows: rows.slice(0, limit).map(toSuppression), more: rows.length > limit };
+    },
+
+    async add(accountId, msisdn, reason, now) {
+      await addSuppressionsIn(db, accountId, [msisdn], reason, now);
+      return (await get(accountId, msisdn))!;
+    },
+
+    async remove(accountId, msisdn) {
+      return (await removeSuppressionsIn(db, accountId, [msisdn])) > 0;
+    },
+
+    suppressedAmong: (accountId, msisdns) => suppressedAmongIn(db, accountId, msisdns),
+
+    addMany: (accountId, msisdns, reason, now) =>
+      db.transaction().execute((tx) => addSuppressionsIn(tx, accountId, msisdns, reason, now)),
+  };
+}
+
+export async function suppressedAmongIn(
+  db: Kysely<Database>,
+  accountId: number,
+  msisdns: readonly string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < msisdns.length; i += LOOKUP_CHUNK) {
+    const { rows } = await runShaped<{ msisdn: string }>(
+      db,
+      'suppressed-among',
+      (p) => `select "msisdn" from "suppressions" where "account_id" = ${p.one()} and "msisdn" ${p.in()}`,
+      [accountId, list(msisdns.slice(i, i + LOOKUP_CHUNK))],
+    );
+    for (const r of rows) found.add(r.msisdn);
+  }
+  return found;
+}
+
+/** Inside the caller's transaction; numbers already listed keep their entry. */
+export async function addSuppressionsIn(
+  tx: Kysely<Database>,
+  accountId: number,
+  msisdns: readonly string[],
+  reason: SuppressionReason,
+  now: number,
+): Promise<void> {
+  if (msisdns.length === 0) return;
+  await insertRows(
+    tx,
+    'suppressions',
+    ['account_id', 'msisdn', 'reason', 'created_at'],
+    msisdns.map((m) => [accountId, m, reason, now]),
+    ' on conflict ("account_id", "msisdn") do nothing',
+  );
+}
+
+export async function removeSuppressionsIn(
+  tx: Kysely<Database>,
+  accountId: number,
+  msisdns: readonly string[],
+): Promise<number> {
+  if (msisdns.length === 0) return 0;
+  const result = await tx
+    .deleteFrom('suppressions')
+    .where('account_id', '=', accountId)
+    .where('msisdn', 'in', msisdns)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+function toSuppression(row: { msisdn: string; reason: string; created_at: number }): Suppression {
+  return { msisdn: row.msisdn, reason: row.reason as SuppressionReason, createdAt: Number(row.created_at) };
+}
