@@ -53,6 +53,8 @@ export async function releaseManyIn(
     .select(['id', 'message_id'])
     .where('message_id', 'in', [...accountOf.keys()])
     .where('status', '=', 'pending')
+    // A recipient waiting for its delivery window (decisions §20) stays until it opens.
+    .where((eb) => eb.or([eb('release_at', 'is', null), eb('release_at', '<=', now)]))
     .orderBy('message_id')
     .orderBy('id')
     .limit(CONTROL_CHUNK)
@@ -63,6 +65,7 @@ export async function releaseManyIn(
     // With a full chunk, the last message reached (and any after it) may still have recipients.
     if (!full || (last !== undefined && id < last)) done.add(id);
   }
+  await rescheduleWaiting(tx, [...done].filter((id) => accountOf.has(id)), accountOf, now);
   // Submitted recipients are the send queue itself (due_at is set by the change).
   const changed = await applyChanges(
     tx,
@@ -72,6 +75,38 @@ export async function releaseManyIn(
     sink,
   );
   return { done, changed };
+}
+
+/**
+ * Messages released as far as they can be now that still have recipients waiting for their
+ * window get a release job at the earliest opening: the job knows when to come back, so no
+ * recipient is looked at before its window opens.
+ */
+async function rescheduleWaiting(
+  tx: Kysely<Database>,
+  messageIds: readonly number[],
+  accountOf: ReadonlyMap<number, number>,
+  now: number,
+): Promise<void> {
+  if (messageIds.length === 0) return;
+  const waiting = await tx
+    .selectFrom('recipients')
+    .select(['message_id', (eb) => eb.fn.min('release_at').as('next')])
+    .where('message_id', 'in', messageIds)
+    .where('status', '=', 'pending')
+    .where('release_at', '>', now)
+    .groupBy('message_id')
+    .execute();
+  await enqueue(
+    tx,
+    waiting.map((w) => ({
+      kind: JOB.release,
+      subjectId: w.message_id,
+      accountId: accountOf.get(w.message_id)!,
+      runAt: Number(w.next),
+    })),
+    now,
+  );
 }
 
 /** Moves a chunk of a message's recipients that have not reached the carrier to `to`. */
