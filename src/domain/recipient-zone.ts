@@ -10,7 +10,7 @@
  */
 import { getCountry } from 'countries-and-timezones';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import metadata from 'libphonenumber-js/metadata.min.json' with { type: 'json' };
+import metadata from 'libphonenumber-js/metadata.min.json';
 
 /** Countries with several zones: the zone their capital keeps. */
 export const CAPITAL_ZONES: Readonly<Record<string, string>> = {

@@ -26,7 +26,8 @@ export function accountStore(db: Kysely<Database>): AccountStore {
     if (patch.optOutKeywords !== undefined) values.opt_out_keywords = patch.optOutKeywords ? 1 : 0;
     if (patch.optOutReply !== undefined) values.opt_out_reply = patch.optOutReply;
     if (patch.smartEncoding !== undefined) values.smart_encoding = patch.smartEncoding ? 1 : 0;
-    if (patch.window !== undefined) values.window = patch.window === null ? null : JSON.stringify(patch.window);
+    if (patch.window !== undefined)
+      values.window = patch.window === null ? null : JSON.stringify(patch.window);
     if (patch.rotateSecret) {
       return db.transaction().execute(async (tx) => {
         const current = await tx

@@ -65,7 +65,12 @@ export async function releaseManyIn(
     // With a full chunk, the last message reached (and any after it) may still have recipients.
     if (!full || (last !== undefined && id < last)) done.add(id);
   }
-  await rescheduleWaiting(tx, [...done].filter((id) => accountOf.has(id)), accountOf, now);
+  await rescheduleWaiting(
+    tx,
+    [...done].filter((id) => accountOf.has(id)),
+    accountOf,
+    now,
+  );
   // Submitted recipients are the send queue itself (due_at is set by the change).
   const changed = await applyChanges(
     tx,

@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { normaliseMsisdn } from '../domain/msisdn.js';
+import { countedTransaction, type OnEntered } from './entered.js';
 import { insertRowsReturning } from './insert-rows.js';
+import { applyOptOutsIn } from './opt-out.js';
 import { list, runShaped } from './shaped-sql.js';
 import type { SortKey } from './port.js';
 import { listPage, type ListSort } from './list-page.js';
@@ -112,7 +114,13 @@ export async function storeInboundIn(
   );
   // Both engines number one INSERT's rows in VALUES order (see insertMessages in messages.ts).
   inserted.sort((a, b) => a.id - b.id);
-  return inserted.map((row, i) => ({ record: toInbound(row), url: urls[i]! }));
+  const stored = inserted.map((row, i) => ({ record: toInbound(row), url: urls[i]! }));
+  await applyOptOutsIn(
+    tx,
+    stored.map((s) => s.record),
+    now,
+  );
+  return stored;
 }
 
 const INBOUND_COLUMNS = [
@@ -186,10 +194,11 @@ const SORT_COLUMNS = {
 
 const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = { columns: SORT_COLUMNS, nullable: new Set(['ref']) };
 
-export function inboundStore(db: Kysely<Database>): InboundStore {
+export function inboundStore(db: Kysely<Database>, onEntered?: OnEntered): InboundStore {
   return {
+    // Counted: a keyword's automatic answer creates a recipient (src/store/opt-out.ts).
     receive: (arrival, now, onStored) =>
-      db.transaction().execute(async (tx) => {
+      countedTransaction(db, onEntered, async (tx) => {
         const [stored] = await storeInboundIn(tx, [arrival], now);
         if (stored!.url !== null && stored!.record.accountId !== null) await onStored?.(tx, [stored!]);
         return stored!;

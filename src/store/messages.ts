@@ -190,7 +190,7 @@ interface HeldSends {
   readonly work: SendWork[];
 }
 
-async function createIn(
+export async function createIn(
   tx: Kysely<Database>,
   items: readonly NewMessageInput[],
   sink?: TransitionSink,

@@ -43,7 +43,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
       inbound: options.inboundSink,
       entered: options.onEntered,
     }),
-    inbound: inboundStore(conn.db),
+    inbound: inboundStore(conn.db, options.onEntered),
     connectors: connectorStore(conn.db),
     binds: bindSlots(conn.db),
     webhooks: webhookStore(conn.db),

@@ -23,12 +23,17 @@ export interface SuppressionStore {
   list(accountId: number, limit: number, offset: number): Promise<{ rows: Suppression[]; more: boolean }>;
   /** Adds the number, or returns the entry it already has (its first reason and time stay). */
   add(accountId: number, msisdn: string, reason: SuppressionReason, now: number): Promise<Suppression>;
-  /** False when the number was not on the list. */
-  remove(accountId: number, msisdn: string): Promise<boolean>;
+  /** The entry removed; null when the number was not on the list. */
+  remove(accountId: number, msisdn: string): Promise<Suppression | null>;
   /** Which of `msisdns` (normalised) the account suppresses. */
   suppressedAmong(accountId: number, msisdns: readonly string[]): Promise<Set<string>>;
   /** Adds many numbers in one transaction; those already listed are left as they are. */
-  addMany(accountId: number, msisdns: readonly string[], reason: SuppressionReason, now: number): Promise<void>;
+  addMany(
+    accountId: number,
+    msisdns: readonly string[],
+    reason: SuppressionReason,
+    now: number,
+  ): Promise<void>;
 }
 
 /** Values per `IN` list / `= any` array: one statement per this many recipients of a POST. */
@@ -64,7 +69,13 @@ export function suppressionStore(db: Kysely<Database>): SuppressionStore {
     },
 
     async remove(accountId, msisdn) {
-      return (await removeSuppressionsIn(db, accountId, [msisdn])) > 0;
+      const row = await db
+        .deleteFrom('suppressions')
+        .where('account_id', '=', accountId)
+        .where('msisdn', '=', msisdn)
+        .returning(['msisdn', 'reason', 'created_at'])
+        .executeTakeFirst();
+      return row ? toSuppression(row) : null;
     },
 
     suppressedAmong: (accountId, msisdns) => suppressedAmongIn(db, accountId, msisdns),
