@@ -71,9 +71,7 @@ describe.each(ENGINES)('suppression list (decisions §17) on %s', (engine) => {
       undefined,
       key,
     );
-    const suppressed = recipients.body.data.find(
-      (r: { msisdn: string }) => r.msisdn === '+61491570150',
-    );
+    const suppressed = recipients.body.data.find((r: { msisdn: string }) => r.msisdn === '+61491570150');
     expect(suppressed).toMatchObject({ status: 'aborted', status_code: 421 });
     expect((await t.store.accounts.get(account.id))!.credits).toBe(9);
   });
