@@ -3638,6 +3638,17 @@ export interface operations {
                     "application/json": components["schemas"]["Forbidden"];
                 };
             };
+            /** @description No such resource for this key, or no such path */
+            404: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
             /** @description The path does not support this method */
             405: {
                 headers: {

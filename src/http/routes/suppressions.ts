@@ -44,7 +44,7 @@ export function suppressionRoutes(app: App, deps: AppDeps): void {
           'sends that are on the list are aborted with code 421 and cost nothing.',
         security,
         params: SuppressionParams,
-        response: { 200: SuppressionView, 403: ForbiddenBody, ...publicErrors },
+        response: { 200: SuppressionView, 403: ForbiddenBody, 404: NotFoundBody, ...publicErrors },
       },
       handler: (request) => addSuppression(store, accountOf(request).id, request.params.msisdn, deps.now()),
     },
