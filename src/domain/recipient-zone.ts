@@ -70,8 +70,25 @@ export function zoneOfCountry(country: string): string | null {
   return getCountry(country as Parameters<typeof getCountry>[0])?.timezones[0] ?? null;
 }
 
+/**
+ * Zones by the first digits of a number. A parse takes ~25 µs, a tenth of a second for a POST to
+ * 10,000 recipients; the country never depends on more than a calling code and the first six
+ * digits after it (the longest prefix libphonenumber tells countries of one calling code
+ * apart by is Jersey's 7700 3, after 44), so numbers sharing their first 8 digits share a zone.
+ */
+const PREFIX_DIGITS = 8;
+const zonesByPrefix = new Map<string, string | null>();
+const PREFIX_CACHE_LIMIT = 100_000;
+
 /** The zone a recipient's window is read in; `fallback` (the account's zone) when the number has no country. */
 export function recipientZone(msisdn: string, fallback: string): string {
-  const country = countryOf(msisdn);
-  return (country === null ? null : zoneOfCountry(country)) ?? fallback;
+  const prefix = msisdn.slice(0, PREFIX_DIGITS + 1);
+  let zone = zonesByPrefix.get(prefix);
+  if (zone === undefined) {
+    const country = countryOf(msisdn);
+    zone = country === null ? null : zoneOfCountry(country);
+    if (zonesByPrefix.size >= PREFIX_CACHE_LIMIT) zonesByPrefix.clear();
+    zonesByPrefix.set(prefix, zone);
+  }
+  return zone ?? fallback;
 }
