@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status } from '../../src/domain/status.js';
 import type { Store } from '../../src/store/port.js';
 import { createStore } from '../../src/store/store.js';
+import { createReportSink } from '../../src/webhooks/report-sink.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
 import { createStoreAccount, messageInput, msisdns } from '../helpers/messages.js';
 
@@ -52,6 +53,33 @@ describe.each(ENGINES)('the suppression store and its uses on %s', (engineName) 
     ]);
     expect(Object.fromEntries(entered)).toEqual({ submitted: 2, aborted: 2 });
     expect(await store.messages.get(account.id, id)).toMatchObject({ numRecipients: 4, openRecipients: 2 });
+  });
+
+  it('reports a message whose every recipient is suppressed as complete at once', async () => {
+    const reporting = createStore(db.conn, { transitionSink: createReportSink() });
+    const account = await createStoreAccount(store, 'e');
+    const base = messageInput(account.id, msisdns(2, 200));
+    const [created] = await reporting.messages.createMany([
+      {
+        ...base,
+        message: { ...base.message, deliveryReport: 'summary', callbackUrl: 'http://127.0.0.1:9/dlr' },
+        suppressed: new Set(msisdns(2, 200)),
+      },
+    ]);
+    const id = created!.kind === 'created' ? created.id : 0;
+    const deliveries = await db.conn.db
+      .selectFrom('webhook_deliveries')
+      .select(['payload'])
+      .where('message_id', '=', id)
+      .execute();
+    expect(deliveries).toHaveLength(1);
+    const payload = JSON.parse(deliveries[0]!.payload);
+    expect(payload).toMatchObject({
+      messageID: id,
+      callback_type: 'summary_delivery_report',
+      balance_used: 0,
+    });
+    expect(payload.statuses).toMatchObject({ aborted: 2, pending: 0, submitted: 0 });
   });
 
   it('honours STOP and START arriving from a carrier through the engine, answering from the number', async () => {
