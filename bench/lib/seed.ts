@@ -104,6 +104,7 @@ function messageRow(
     open_recipients: final ? 0 : 1,
     credits_reserved: 0,
     balance_used: final ? 1 : 0,
+    window: null,
   };
 }
 

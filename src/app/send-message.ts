@@ -62,6 +62,7 @@ export async function sendMessage(
       numParts,
       encoding: plan.encoding,
       numRecipients: recipients.length,
+      window: plan.window,
     },
     recipients,
     suppressed: plan.suppressed,

@@ -64,6 +64,8 @@ export interface SendPlan {
   readonly suppressed: ReadonlySet<string>;
   /** Recipients whose window opens after the message is due, and when it opens. */
   readonly releaseAt: ReadonlyMap<string, number>;
+  /** The window that applies (checked); null: any hour. */
+  readonly window: DeliveryWindow | null;
   /** parts × recipients that are not suppressed. */
   readonly credits: number;
 }
@@ -129,6 +131,7 @@ export async function planSend(deps: PlanDeps, account: Account, input: SendInpu
     recipients,
     suppressed,
     releaseAt,
+    window: window === null ? null : { start: window.start, end: window.end, timezone: window.timezone },
     credits: numParts * (recipients.length - suppressed.size),
   };
 }

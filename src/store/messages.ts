@@ -407,6 +407,7 @@ async function insertMessages(
       reserved,
       // Every recipient suppressed: complete as it is accepted.
       open === 0 ? message.createdAt : null,
+      message.window ? JSON.stringify(message.window) : null,
     ];
   });
   const back = await insertRowsReturning<{ id: number }>(tx, 'messages', MESSAGE_COLUMNS, rows, ['id']);
@@ -430,6 +431,7 @@ const MESSAGE_COLUMNS = [
   'open_recipients',
   'credits_reserved',
   'complete_at',
+  'window',
 ] as const satisfies readonly (keyof MessagesTable)[];
 // A submitted recipient is send work as it is written (src/store/sending.ts); a suppressed one
 // is final (final_at); a pending one may wait for its window (release_at).

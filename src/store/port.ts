@@ -164,7 +164,10 @@ export type MessageListRow = Pick<
 export type NewMessage = Omit<
   MessageRecord,
   'id' | 'completeAt' | 'openRecipients' | 'creditsReserved' | 'balanceUsed'
->;
+> & {
+  /** Its delivery window (decisions §20), checked again whenever its recipients are released. */
+  readonly window?: DeliveryWindow | null;
+};
 
 export interface RecipientStatus {
   readonly msisdn: string;

@@ -178,6 +178,8 @@ export interface MessagesTable {
   credits_reserved: Generated<number>;
   /** parts × recipients that reached the carrier (decisions §7). */
   balance_used: Generated<number>;
+  /** The delivery window it was sent with, as JSON (decisions §20); null: any hour. */
+  window: string | null;
 }
 
 export interface RecipientsTable {

@@ -87,6 +87,28 @@ describe.each(ENGINES)('delivery windows (decisions §20) on %s', (engine) => {
     expect(await statuses(night.body.messageID)).toEqual({ [LONDON]: 'expired' });
   });
 
+  it('checks the window again when a paused message is released late', async () => {
+    t.clock.now = at('2026-11-21T12:00:00Z');
+    const { key } = await t.newAccount();
+    const body = {
+      to: [LONDON],
+      from: 'Acme',
+      body: 'x',
+      paused: true,
+      window: { start: '09:00', end: '17:00', timezone: 'Europe/London' },
+    };
+    const sent = await call(t, 'POST', '/v1/sms/message', body, key);
+    // Released at 18:00 London time: the window has closed since the message was accepted.
+    t.clock.now = at('2026-11-21T18:00:00Z');
+    const patched = await call(t, 'PATCH', `/v1/sms/message/${sent.body.messageID}`, { paused: false }, key);
+    expect(patched.status).toBe(200);
+    await runJobs(t.clock.now);
+    expect(await statuses(sent.body.messageID)).toEqual({ [LONDON]: 'pending' });
+    expect((await runJobs(at('2026-11-22T08:59:59Z'))).ran).toBe(0);
+    await runJobs(at('2026-11-22T09:00:00Z'));
+    expect(await statuses(sent.body.messageID)).toEqual({ [LONDON]: 'submitted' });
+  });
+
   it('refuses a malformed window with 403 VAL_ILLEGAL, in the body and in the account settings', async () => {
     for (const window of [
       { start: '9:00', end: '17:00', timezone: 'UTC' },

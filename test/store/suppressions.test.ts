@@ -44,7 +44,7 @@ describe.each(ENGINES)('the suppression store and its uses on %s', (engineName) 
     const [created] = await store.messages.createMany([
       { ...messageInput(account.id, to), suppressed: new Set([to[1]!, to[3]!]) },
     ]);
-    const id = created!.kind === 'created' ? created.id : 0;
+    const id = created?.kind === 'created' ? created.id : 0;
     expect(await store.messages.recipientStatuses(id)).toEqual([
       { msisdn: to[0], status: 'submitted', statusCode: 110 },
       { msisdn: to[1], status: 'aborted', statusCode: 421 },
@@ -66,7 +66,7 @@ describe.each(ENGINES)('the suppression store and its uses on %s', (engineName) 
         suppressed: new Set(msisdns(2, 200)),
       },
     ]);
-    const id = created!.kind === 'created' ? created.id : 0;
+    const id = created?.kind === 'created' ? created.id : 0;
     const deliveries = await db.conn.db
       .selectFrom('webhook_deliveries')
       .select(['payload'])

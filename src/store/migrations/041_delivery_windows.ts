@@ -9,6 +9,9 @@ async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   // A pending recipient whose window opens after its message's send_at is released no earlier
   // than this; null: with its message. The release job of the message is set to the earliest one.
   await db.schema.alterTable('recipients').addColumn('release_at', d.bigInteger).execute();
+  // The window a message was sent with: its release checks it again, so a recipient released
+  // late (a paused message resumed at night) still waits for its window.
+  await db.schema.alterTable('messages').addColumn('window', 'text').execute();
 }
 
 export const deliveryWindows: Migration = { version: 41, name: 'delivery_windows', up };
