@@ -20,6 +20,7 @@ import type { Database, MessagesTable, RecipientsTable } from './schema.js';
 import type { Changed, TransitionSink } from './transitions.js';
 import { countEntered, countedTransaction, type OnEntered } from './entered.js';
 import type { SendHandoff, SendWork } from './sending.js';
+import { SUPPRESSED_CODE } from './suppressions.js';
 
 const SORT_COLUMNS = {
   messageID: 'id',
@@ -449,9 +450,6 @@ const RECIPIENT_COLUMNS = [
   'release_at',
 ] as const satisfies readonly (keyof RecipientsTable)[];
 const LOCKED_BY = RECIPIENT_COLUMNS.indexOf('locked_by');
-
-/** The finer code of `aborted` for a suppressed recipient (decisions §7, §17). */
-export const SUPPRESSED_CODE = 421;
 
 /** Atomic on both engines: the balance can never go negative under concurrent sends. */
 async function reserveCredits(

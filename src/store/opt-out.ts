@@ -10,10 +10,11 @@ import { countParts } from '../domain/parts.js';
 import type { InboundRecord } from './inbound.js';
 import { createIn } from './messages.js';
 import type { Database } from './schema.js';
-import { addSuppressionsIn, removeSuppressionsIn } from './suppressions.js';
+import { removeSuppressionsIn, suppressIn, type SuppressionEffects } from './suppressions.js';
 
 export async function applyOptOutsIn(
   tx: Kysely<Database>,
+  effects: SuppressionEffects,
   stored: readonly InboundRecord[],
   now: number,
 ): Promise<void> {
@@ -35,7 +36,7 @@ export async function applyOptOutsIn(
     const account = accounts.get(accountId);
     if (!account || account.opt_out_keywords !== 1) continue;
     // In arrival order, so STOP then START from one number leaves it sendable.
-    if (action === 'stop') await addSuppressionsIn(tx, accountId, [record.sender], 'stop', now);
+    if (action === 'stop') await suppressIn(tx, effects, accountId, [record.sender], 'stop', now);
     else await removeSuppressionsIn(tx, accountId, [record.sender]);
     if (account.opt_out_reply === null || !record.sender.startsWith('+')) continue;
     const { encoding, numParts } = countParts(account.opt_out_reply);

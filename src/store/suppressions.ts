@@ -5,9 +5,23 @@
  * as soon as it commits.
  */
 import type { Kysely } from 'kysely';
+import type { Dialect } from './dialect.js';
+import { countedTransaction, type OnEntered } from './entered.js';
 import { insertRows } from './insert-rows.js';
-import { list, runShaped } from './shaped-sql.js';
+import { list, runShaped, usesNumberedParameters } from './shaped-sql.js';
 import type { Database } from './schema.js';
+import { applyChanges, type TransitionSink } from './transitions.js';
+
+/** The finer code of `aborted` for a suppressed recipient (decisions §7, §17). */
+export const SUPPRESSED_CODE = 421;
+
+/** What aborting the open recipients of a newly suppressed number needs (see suppressIn). */
+export interface SuppressionEffects {
+  readonly dialect: Dialect;
+  /** Delivery reports of the recipients it aborts. */
+  readonly sink?: TransitionSink | undefined;
+  readonly onEntered?: OnEntered | undefined;
+}
 
 export const SUPPRESSION_REASONS = ['manual', 'stop', 'import'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
@@ -36,10 +50,17 @@ export interface SuppressionStore {
   ): Promise<void>;
 }
 
-/** Values per `IN` list / `= any` array: one statement per this many recipients of a POST. */
-const LOOKUP_CHUNK = 512;
+/**
+ * Values per `IN` list on SQLite (its statements take at most a few thousand parameters well);
+ * PostgreSQL takes the whole list as one array parameter, so one statement per POST.
+ */
+const SQLITE_LOOKUP_CHUNK = 512;
+const lookupChunk = (db: Kysely<Database>) =>
+  usesNumberedParameters(db) ? Number.MAX_SAFE_INTEGER : SQLITE_LOOKUP_CHUNK;
 
-export function suppressionStore(db: Kysely<Database>): SuppressionStore {
+export function suppressionStore(db: Kysely<Database>, effects: SuppressionEffects): SuppressionStore {
+  const write = <T>(run: (tx: Kysely<Database>) => Promise<T>) =>
+    countedTransaction(db, effects.onEntered, run);
   const get = async (accountId: number, msisdn: string) => {
     const row = await db
       .selectFrom('suppressions')
@@ -64,7 +85,7 @@ export function suppressionStore(db: Kysely<Database>): SuppressionStore {
     },
 
     async add(accountId, msisdn, reason, now) {
-      await addSuppressionsIn(db, accountId, [msisdn], reason, now);
+      await write((tx) => suppressIn(tx, effects, accountId, [msisdn], reason, now));
       return (await get(accountId, msisdn))!;
     },
 
@@ -81,7 +102,7 @@ export function suppressionStore(db: Kysely<Database>): SuppressionStore {
     suppressedAmong: (accountId, msisdns) => suppressedAmongIn(db, accountId, msisdns),
 
     addMany: (accountId, msisdns, reason, now) =>
-      db.transaction().execute((tx) => addSuppressionsIn(tx, accountId, msisdns, reason, now)),
+      write((tx) => suppressIn(tx, effects, accountId, msisdns, reason, now)),
   };
 }
 
@@ -91,16 +112,57 @@ export async function suppressedAmongIn(
   msisdns: readonly string[],
 ): Promise<Set<string>> {
   const found = new Set<string>();
-  for (let i = 0; i < msisdns.length; i += LOOKUP_CHUNK) {
+  const size = lookupChunk(db);
+  for (let i = 0; i < msisdns.length; i += size) {
     const { rows } = await runShaped<{ msisdn: string }>(
       db,
       'suppressed-among',
       (p) => `select "msisdn" from "suppressions" where "account_id" = ${p.one()} and "msisdn" ${p.in()}`,
-      [accountId, list(msisdns.slice(i, i + LOOKUP_CHUNK))],
+      [accountId, list(msisdns.slice(i, i + size))],
     );
     for (const r of rows) found.add(r.msisdn);
   }
   return found;
+}
+
+/**
+ * Lists the numbers and aborts (421) their recipients still waiting to be sent (`pending`, or
+ * `submitted` and not yet accepted by a carrier), in the caller's transaction: a number that
+ * opts out is not sent to again, even by a message accepted before it did (scheduled, waiting
+ * for its window, or queued behind others). A submit already in flight completes as it does
+ * for a cancel: its outcome finds the recipient final and is recorded only as an attempt.
+ */
+export async function suppressIn(
+  tx: Kysely<Database>,
+  effects: SuppressionEffects,
+  accountId: number,
+  msisdns: readonly string[],
+  reason: SuppressionReason,
+  now: number,
+): Promise<void> {
+  if (msisdns.length === 0) return;
+  await addSuppressionsIn(tx, accountId, msisdns, reason, now);
+  const open: number[] = [];
+  const size = lookupChunk(tx);
+  // Through recipients_msisdn: a number has few recipients beside the millions of a table.
+  for (let i = 0; i < msisdns.length; i += size) {
+    const { rows } = await runShaped<{ id: number }>(
+      tx,
+      'suppressed-open-recipients',
+      (p) =>
+        `select "id" from "recipients" where "msisdn" ${p.in()} and "account_id" = ${p.one()} ` +
+        `and "status" in ('pending', 'submitted')`,
+      [list(msisdns.slice(i, i + size)), accountId],
+    );
+    for (const r of rows) open.push(r.id);
+  }
+  await applyChanges(
+    tx,
+    effects.dialect,
+    open.map((recipientId) => ({ recipientId, to: 'aborted', code: SUPPRESSED_CODE })),
+    now,
+    effects.sink,
+  );
 }
 
 /** Inside the caller's transaction; numbers already listed keep their entry. */

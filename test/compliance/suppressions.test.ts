@@ -76,6 +76,40 @@ describe.each(ENGINES)('suppression list (decisions §17) on %s', (engine) => {
     expect((await t.store.accounts.get(account.id))!.credits).toBe(9);
   });
 
+  it('aborts the recipients still waiting for a number when it is suppressed later', async () => {
+    const { key } = await t.newAccount();
+    const scheduled = await call(
+      t,
+      'POST',
+      '/v1/sms/message',
+      { to: ['+61491570160', '+61491570161'], from: 'Acme', body: 'later', send_at: '2030-01-01T00:00:00Z' },
+      key,
+    );
+    const queued = await call(
+      t,
+      'POST',
+      '/v1/sms/message',
+      { to: ['+61491570160'], from: 'Acme', body: 'now' },
+      key,
+    );
+    await call(t, 'PUT', '/v1/suppressions/+61491570160', undefined, key);
+    const read = async (id: number) =>
+      (await call(t, 'GET', `/v1/sms/message/${id}/status`, undefined, key)).body.to;
+    expect(await read(scheduled.body.messageID)).toEqual({
+      '+61491570160': 'aborted',
+      '+61491570161': 'pending',
+    });
+    expect(await read(queued.body.messageID)).toEqual({ '+61491570160': 'aborted' });
+    const recipients = await call(
+      t,
+      'GET',
+      `/v1/sms/recipients?messageID=${queued.body.messageID}`,
+      undefined,
+      key,
+    );
+    expect(recipients.body.data[0]).toMatchObject({ status: 'aborted', status_code: 421 });
+  });
+
   it('completes a message whose every recipient is suppressed, reserving nothing', async () => {
     const { account, key } = await t.newAccount({ credits: 0 });
     await call(t, 'PUT', '/v1/suppressions/+61491570150', undefined, key);

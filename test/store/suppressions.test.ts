@@ -92,6 +92,8 @@ describe.each(ENGINES)('the suppression store and its uses on %s', (engineName) 
       inboundUrl: null,
       createdAt: 0,
     });
+    // A message accepted before the STOP, waiting for its send_at.
+    await store.messages.createMany([messageInput(account.id, ['+61491570001'], { sendAt: 1_000 })]);
     entered.clear();
     const arrive = (from: string, body: string, at: number) =>
       store.engine.tick((ops) =>
@@ -102,13 +104,17 @@ describe.each(ENGINES)('the suppression store and its uses on %s', (engineName) 
     await arrive('61491570002', 'start', 12);
     const listed = await store.suppressions.list(account.id, 10, 0);
     expect(listed.rows).toEqual([{ msisdn: '+61491570001', reason: 'stop', createdAt: 10 }]);
-    // Three answers, each a submitted recipient counted in the transaction that stored the keyword.
-    expect(Object.fromEntries(entered)).toEqual({ submitted: 3 });
+    // Three answers, each a submitted recipient counted in the transaction that stored the keyword,
+    // and the waiting recipient aborted by the STOP.
+    expect(Object.fromEntries(entered)).toEqual({ submitted: 3, aborted: 1 });
     const replies = await store.messages.list(account.id, { createdMin: 0, sort: [], limit: 10, offset: 0 });
     expect(replies.rows.map((r) => [r.sender, r.body])).toEqual([
       ['+61400000009', 'Bye'],
       ['+61400000009', 'Bye'],
       ['+61400000009', 'Bye'],
+      ['Acme', 'hi'],
     ]);
+    const waiting = await store.messages.recipientStatuses(replies.rows[3]!.id);
+    expect(waiting).toEqual([{ msisdn: '+61491570001', status: 'aborted', statusCode: 421 }]);
   });
 });
