@@ -112,6 +112,7 @@ export async function sendMessage(
     },
     recipients,
     credits: account.credits === null ? 0 : credits,
+    metered: account.sendRate !== null,
     ...(claimed && {
       idempotency: {
         ...claimed,

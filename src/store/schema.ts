@@ -25,6 +25,14 @@ export interface Database {
   nodes: NodesTable;
   connector_binds: ConnectorBindsTable;
   idempotency_keys: IdempotencyKeysTable;
+  send_budgets: SendBudgetsTable;
+}
+
+/** An account's send_rate token bucket (decisions §13), shared by every node. */
+export interface SendBudgetsTable {
+  account_id: number;
+  tokens: number;
+  refilled_at: number;
 }
 
 /** A running smsgw node (decisions §23); its work is taken over when its heartbeat stops. */
