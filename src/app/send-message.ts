@@ -68,6 +68,7 @@ export async function sendMessage(
     suppressed: plan.suppressed,
     releaseAt: plan.releaseAt,
     credits: account.credits === null ? 0 : credits,
+    metered: account.sendRate !== null,
     ...(claimed && {
       idempotency: {
         ...claimed,

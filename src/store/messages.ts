@@ -223,6 +223,8 @@ export async function createIn(
   const dueRows: unknown[][] = [];
   let pending = 0;
   let aborted = 0;
+  // Due now too, but never held here: their account's send_rate is spent by the claims.
+  let metered = 0;
   const jobs: NewJob[] = [];
   const dueMessages = new Map<
     number,
@@ -236,7 +238,7 @@ export async function createIn(
     }
   >();
   const createdAt = items[0]?.message.createdAt ?? 0;
-  accepted.forEach(({ input: { message, recipients, suppressed, releaseAt }, result }, i) => {
+  accepted.forEach(({ input: { message, recipients, suppressed, releaseAt, metered: rated }, result }, i) => {
     const id = ids[i]!;
     results[result] = { kind: 'created', id };
     const at = message.createdAt;
@@ -244,6 +246,7 @@ export async function createIn(
     const dueNow = !message.paused && message.sendAt <= at && recipients.length <= RELEASE_AT_ACCEPT_MAX;
     let firstRelease = Infinity;
     let open = 0;
+    let due = false;
     for (const msisdn of recipients) {
       if (suppressed?.has(msisdn)) {
         // Final at once (decisions §17): never sent, so it reaches neither the queue nor a carrier.
@@ -280,7 +283,9 @@ export async function createIn(
           null,
         ];
         rows.push(row);
-        dueRows.push(row);
+        if (rated) metered++;
+        else dueRows.push(row);
+        due = true;
         continue;
       }
       rows.push([
@@ -299,7 +304,7 @@ export async function createIn(
       pending++;
       firstRelease = Math.min(firstRelease, Math.max(notBefore ?? message.sendAt, message.sendAt));
     }
-    if (dueRows.length > 0 && dueRows.at(-1)![0] === id) {
+    if (due) {
       // Only per_recipient reports the move to submitted (decisions §10).
       dueMessages.set(id, {
         accountId: message.accountId,
@@ -318,14 +323,14 @@ export async function createIn(
     }
   });
   countEntered(tx, 'pending', pending);
-  countEntered(tx, 'submitted', dueRows.length);
+  countEntered(tx, 'submitted', dueRows.length + metered);
   countEntered(tx, 'aborted', aborted);
   // The first recipients due now, as many as the node's engine has room for, are held by it.
   const held = hold ? hold.take(dueRows.length) : 0;
   if (hold) hold.taken += held;
   for (let i = 0; i < held; i++) dueRows[i]![LOCKED_BY] = hold!.node;
   const changed: Changed[] = [];
-  if (dueRows.length === 0 && aborted === 0) {
+  if (dueRows.length === 0 && metered === 0 && aborted === 0) {
     await insertRows(tx, 'recipients', RECIPIENT_COLUMNS, rows);
   } else {
     const inserted = await insertRowsReturning<{

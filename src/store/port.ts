@@ -192,6 +192,11 @@ export interface NewMessageInput {
   readonly credits: number;
   /** An Idempotency-Key claim this message completes, in its own transaction (decisions §14). */
   readonly idempotency?: IdempotentCompletion;
+  /**
+   * The account has a send_rate (decisions §13): its recipients are never handed to the
+   * accepting node's engine at once, but claimed, where the rate's tokens are spent.
+   */
+  readonly metered?: boolean;
 }
 
 export type CreateMessageResult =

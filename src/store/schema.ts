@@ -25,7 +25,15 @@ export interface Database {
   nodes: NodesTable;
   connector_binds: ConnectorBindsTable;
   idempotency_keys: IdempotencyKeysTable;
+  send_budgets: SendBudgetsTable;
   suppressions: SuppressionsTable;
+}
+
+/** An account's send_rate token bucket (decisions §13), shared by every node. */
+export interface SendBudgetsTable {
+  account_id: number;
+  tokens: number;
+  refilled_at: number;
 }
 
 /** A number an account never sends to (decisions §17). */

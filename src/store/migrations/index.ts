@@ -13,6 +13,7 @@ import { accountLimits } from './020_account_limits.js';
 import { idempotencyKeys } from './021_idempotency_keys.js';
 import { listFilters } from './022_list_filters.js';
 import { retention } from './023_retention.js';
+import { sendBudgets } from './024_send_budgets.js';
 import { consoleReads } from './030_console.js';
 import { suppressions } from './040_suppressions.js';
 import { deliveryWindows } from './041_delivery_windows.js';
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   idempotencyKeys,
   listFilters,
   retention,
+  sendBudgets,
   consoleReads,
   // 40-49: sending responsibly (decisions §17-§20).
   suppressions,
