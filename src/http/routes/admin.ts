@@ -296,6 +296,8 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
           request.body,
         );
         deps.metrics?.engine.inboundReceived();
+        // An opt-out keyword may have queued its answer (decisions §17): send it now.
+        deps.wake?.();
         return reply.code(201).send(result);
       },
     },
