@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sms/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What sending this body would do and cost, without sending it
+         * @description Takes the body of POST /sms/message and answers what that POST would do now: parts, encoding, the body as sent, credits needed, and each recipient with its route, suppression and send time. The same validation and the same errors (CREDIT_INSUFFICIENT included); nothing is stored, sent or reserved. 200 with info, as the POST, when the body needs more parts than num_parts_max.
+         */
+        post: operations["previewSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sms/messages": {
         parameters: {
             query?: never;
@@ -189,6 +209,47 @@ export interface paths {
          */
         post: operations["replayOwnWebhook"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's suppressed numbers, oldest first */
+        get: operations["listSuppressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppressions/{msisdn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Suppress a number: the account never sends to it again until it is removed
+         * @description Adds the number with reason manual; a number already listed keeps its entry. Recipients of later sends that are on the list are aborted with code 421 and cost nothing.
+         */
+        put: operations["addSuppression"];
+        post?: never;
+        /**
+         * Take a number off the suppression list
+         * @description Answers with the entry removed; 404 when the number was not listed.
+         */
+        delete: operations["removeSuppression"];
         options?: never;
         head?: never;
         patch?: never;
@@ -848,6 +909,29 @@ export interface components {
             delivery_report?: "summary" | "detailed" | "per_recipient_final" | "per_recipient" | null;
             /** @description true: accept the message but send it only when released */
             paused?: boolean | null;
+            /** @description Replace look-alike characters (curly quotes, dashes, odd spaces…) by GSM-7 ones when that makes the whole body GSM-7; parts and credits follow the replaced body. Default: the account's smart_encoding */
+            smart_encoding?: boolean | null;
+            /** @description Delivery window; default the account's window, null: send at any hour */
+            window?: components["schemas"]["DeliveryWindow"] | null;
+        };
+        /** @description Recipients are handed to a carrier only while their local time is in [start, end) */
+        DeliveryWindow: {
+            /**
+             * @description Local time the window opens, HH:MM
+             * @example 09:00
+             */
+            start: string;
+            /**
+             * @description Local time it closes, HH:MM (not included); before start: the window spans midnight
+             * @example 20:00
+             */
+            end: string;
+            /**
+             * @description IANA time zone of start and end, or "recipient" for the zone of each number's country (see the README for countries with several zones)
+             * @example recipient
+             * @example Europe/Paris
+             */
+            timezone: string;
         };
         /** @description The message needs more parts than num_parts_max; it was not stored or sent */
         SendSmsRefused: {
@@ -973,6 +1057,44 @@ export interface components {
             status_code: 500;
             /** @enum {string} */
             status_msg: "Internal Server Error";
+        };
+        /** @description What POST /sms/message would do with this body; nothing was stored */
+        SmsPreview: {
+            /** @description Parts per recipient */
+            num_parts: number;
+            /**
+             * @description Alphabet the body is sent in
+             * @enum {string}
+             */
+            encoding: "GSM-7" | "UCS-2";
+            /** @description Characters (Unicode code points) of the body as sent */
+            characters: number;
+            /** @description Unique recipients, suppressed ones included */
+            num_recipients: number;
+            /** @description Credits the send would reserve: parts x recipients that are not suppressed */
+            credits_needed: number;
+            /** @description The body as it would be sent (after smart encoding) */
+            body: string;
+            /** @description Each unique recipient, in the order given */
+            recipients: {
+                /**
+                 * @description The recipient
+                 * @example +61491570156
+                 */
+                msisdn: string;
+                /**
+                 * @description ok: it would be sent; suppressed: on the suppression list, aborted with code 421 at no cost; no_route: no route matches it, so it would be aborted
+                 * @enum {string}
+                 */
+                status: "ok" | "suppressed" | "no_route";
+                /** @description The connector tried first; null when none */
+                connector: string | null;
+                /**
+                 * Format: date-time
+                 * @description When it would be handed to the carrier: send_at, or later when its window opens
+                 */
+                send_at: string;
+            }[];
         };
         /** @description A page of outbound messages */
         OutboundMessageList: {
@@ -1164,6 +1286,14 @@ export interface components {
              * @enum {string|null}
              */
             delivery_report: "summary" | "detailed" | "per_recipient_final" | "per_recipient" | null;
+            /** @description Inbound STOP/START keywords add and remove their sender on the suppression list */
+            opt_out_keywords: boolean;
+            /** @description Answer sent from the receiving number to a keyword; null = none */
+            opt_out_reply: string | null;
+            /** @description Default of the smart_encoding field of a send */
+            smart_encoding: boolean;
+            /** @description Default delivery window of a send; null = any hour */
+            window: components["schemas"]["DeliveryWindow"] | null;
             /**
              * Format: date-time
              * @description RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T15:30:00.123Z
@@ -1308,6 +1438,31 @@ export interface components {
             /** @description The first bytes of the response body */
             response_excerpt: string | null;
         };
+        /** @description A page of the account's suppression list */
+        SuppressionList: {
+            /** @description Oldest first */
+            suppressions: components["schemas"]["Suppression"][];
+            /** @description True when entries exist beyond offset + limit */
+            more_results: boolean;
+        };
+        /** @description A number the account never sends to */
+        Suppression: {
+            /**
+             * @description The suppressed number
+             * @example +61491570156
+             */
+            msisdn: string;
+            /**
+             * @description manual: added through the API or CLI; stop: the number texted a STOP keyword; import: a CSV import
+             * @enum {string}
+             */
+            reason: "manual" | "stop" | "import";
+            /**
+             * Format: date-time
+             * @description When it was added
+             */
+            created_at: string;
+        };
         /** @description A page of accounts in accountID order */
         AccountList: {
             accounts: components["schemas"]["AccountSummary"][];
@@ -1343,6 +1498,14 @@ export interface components {
             rate_limit: number | null;
             /** @description Recipients per second handed to carriers; null = unlimited */
             send_rate: number | null;
+            /** @description Inbound STOP/START keywords add and remove their sender on the suppression list */
+            opt_out_keywords: boolean;
+            /** @description Answer sent from the receiving number to a keyword; null = none */
+            opt_out_reply: string | null;
+            /** @description Default of the smart_encoding field of a send */
+            smart_encoding: boolean;
+            /** @description Default delivery window of a send; null = any hour */
+            window: components["schemas"]["DeliveryWindow"] | null;
             /**
              * Format: date-time
              * @description RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T15:30:00.123Z
@@ -1378,6 +1541,14 @@ export interface components {
             rate_limit?: number | null;
             /** @description Recipients per second handed to carriers, across all nodes; the rest wait in submitted. null = unlimited */
             send_rate?: number | null;
+            /** @description Inbound STOP/START keywords maintain the suppression list; default true */
+            opt_out_keywords?: boolean;
+            /** @description Answer sent from the receiving number to a keyword; null = none (the default) */
+            opt_out_reply?: string | null;
+            /** @description Default of the smart_encoding field of a send; default false */
+            smart_encoding?: boolean;
+            /** @description Default delivery window of a send; null = any hour (the default) */
+            window?: components["schemas"]["DeliveryWindow"] | null;
         };
         /** @description The account, with its first API key */
         CreatedAccount: {
@@ -1408,6 +1579,14 @@ export interface components {
             rate_limit: number | null;
             /** @description Recipients per second handed to carriers; null = unlimited */
             send_rate: number | null;
+            /** @description Inbound STOP/START keywords add and remove their sender on the suppression list */
+            opt_out_keywords: boolean;
+            /** @description Answer sent from the receiving number to a keyword; null = none */
+            opt_out_reply: string | null;
+            /** @description Default of the smart_encoding field of a send */
+            smart_encoding: boolean;
+            /** @description Default delivery window of a send; null = any hour */
+            window: components["schemas"]["DeliveryWindow"] | null;
             /**
              * Format: date-time
              * @description RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T15:30:00.123Z
@@ -1459,6 +1638,14 @@ export interface components {
             rate_limit: number | null;
             /** @description Recipients per second handed to carriers; null = unlimited */
             send_rate: number | null;
+            /** @description Inbound STOP/START keywords add and remove their sender on the suppression list */
+            opt_out_keywords: boolean;
+            /** @description Answer sent from the receiving number to a keyword; null = none */
+            opt_out_reply: string | null;
+            /** @description Default of the smart_encoding field of a send */
+            smart_encoding: boolean;
+            /** @description Default delivery window of a send; null = any hour */
+            window: components["schemas"]["DeliveryWindow"] | null;
             /**
              * Format: date-time
              * @description RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T15:30:00.123Z
@@ -1528,6 +1715,14 @@ export interface components {
             rate_limit?: number | null;
             /** @description Recipients per second handed to carriers, across all nodes; the rest wait in submitted. null = unlimited */
             send_rate?: number | null;
+            /** @description Inbound STOP/START keywords maintain the suppression list; default true */
+            opt_out_keywords?: boolean;
+            /** @description Answer sent from the receiving number to a keyword; null = none (the default) */
+            opt_out_reply?: string | null;
+            /** @description Default of the smart_encoding field of a send; default false */
+            smart_encoding?: boolean;
+            /** @description Default delivery window of a send; null = any hour (the default) */
+            window?: components["schemas"]["DeliveryWindow"] | null;
             /** @description Added to a limited balance (negative to deduct) */
             add_credits?: number;
             /** @description New webhook secret; the old one keeps signing for 24 hours */
@@ -2157,6 +2352,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IdempotencyMismatch"];
+                };
+            };
+            /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description Whole seconds (at least 1) to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    previewSms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A message to send; unknown fields are ignored */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendSmsRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmsPreview"] | components["schemas"]["SendSmsRefused"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description The key or token is missing, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description An argument has a value that is not allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource for this key, or no such path */
+            404: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
                 };
             };
             /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
@@ -3170,6 +3484,288 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The key or token is missing, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description An argument has a value that is not allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource for this key, or no such path */
+            404: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description Whole seconds (at least 1) to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    listSuppressions: {
+        parameters: {
+            query?: {
+                /** @description At most this many items; default 100 */
+                limit?: number;
+                /** @description Skip this many items */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the account's suppression list */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionList"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description The key or token is missing, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description Whole seconds (at least 1) to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    addSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The number, E.164 with or without +
+                 * @example +61491570156
+                 */
+                msisdn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A number the account never sends to */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"];
+                };
+            };
+            /** @description The key or token is missing, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description An argument has a value that is not allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource for this key, or no such path */
+            404: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description Over the account's rate_limit; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description Whole seconds (at least 1) to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    removeSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The number, E.164 with or without +
+                 * @example +61491570156
+                 */
+                msisdn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A number the account never sends to */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"];
                 };
             };
             /** @description The key or token is missing, unknown or revoked */

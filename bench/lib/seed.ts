@@ -104,6 +104,7 @@ function messageRow(
     open_recipients: final ? 0 : 1,
     credits_reserved: 0,
     balance_used: final ? 1 : 0,
+    window: null,
   };
 }
 
@@ -131,5 +132,6 @@ function recipientRow(
     // Pending rows here are scheduled-like: not send work until released.
     due_at: null,
     locked_by: null,
+    release_at: null,
   };
 }

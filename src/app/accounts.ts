@@ -7,6 +7,8 @@ import type { Account, AccountPatch, Store } from '../store/port.js';
 import { generateWebhookSecret } from '../webhooks/sign.js';
 import { checkCallbackUrl } from '../webhooks/address-guard.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './api-keys.js';
+import type { DeliveryWindow } from '../domain/delivery-window.js';
+import { checkWindow, type WindowInput } from './send-plan.js';
 
 export interface AccountInput {
   readonly name: string;
@@ -20,6 +22,11 @@ export interface AccountInput {
   readonly rateLimit?: number | null | undefined;
   /** Recipients per second to carriers (all nodes); null = unlimited. */
   readonly sendRate?: number | null | undefined;
+  /** decisions §17, §19, §20. */
+  readonly optOutKeywords?: boolean | undefined;
+  readonly optOutReply?: string | null | undefined;
+  readonly smartEncoding?: boolean | undefined;
+  readonly window?: WindowInput | null | undefined;
 }
 
 export interface IssuedKey {
@@ -50,6 +57,10 @@ export async function createAccount(
     createdAt: now,
     rateLimit: input.rateLimit ?? null,
     sendRate: input.sendRate ?? null,
+    optOutKeywords: input.optOutKeywords ?? true,
+    optOutReply: input.optOutReply ?? null,
+    smartEncoding: input.smartEncoding ?? false,
+    window: input.window ? windowSetting(input.window) : null,
   });
   if (!account) throw new AlreadyExistsError(`An account named ${input.name} exists`);
   const key = await issueKey(store, account.id, now, apiKey);
@@ -89,6 +100,10 @@ export async function updateAccount(
   if (changes.deliveryReport !== undefined) patch.deliveryReport = changes.deliveryReport;
   if (changes.rateLimit !== undefined) patch.rateLimit = changes.rateLimit;
   if (changes.sendRate !== undefined) patch.sendRate = changes.sendRate;
+  if (changes.optOutKeywords !== undefined) patch.optOutKeywords = changes.optOutKeywords;
+  if (changes.optOutReply !== undefined) patch.optOutReply = changes.optOutReply;
+  if (changes.smartEncoding !== undefined) patch.smartEncoding = changes.smartEncoding;
+  if (changes.window !== undefined) patch.window = changes.window && windowSetting(changes.window);
   if (changes.rotateWebhookSecret) {
     patch.rotateSecret = { secret: generateWebhookSecret(), prevSecretUntil: now + SECRET_ROTATION_GRACE_MS };
   }
@@ -104,7 +119,28 @@ export async function updateAccount(
 /** Highest rate_limit and send_rate accepted: far above what one node can serve or send. */
 export const MAX_RATE = 1_000_000;
 
+/** The window setting as stored: only its three fields, checked as a body's window is. */
+function windowSetting(window: WindowInput): DeliveryWindow {
+  checkWindow(window, 'window');
+  return { start: window.start, end: window.end, timezone: window.timezone };
+}
+
+/** Longest automatic answer to an opt-out keyword: the body limit of a POST. */
+const MAX_REPLY = 2000;
+
 function checkAccountSettings(input: Omit<AccountInput, 'name'>): void {
+  if (input.window) checkWindow(input.window, 'window');
+  if (
+    input.optOutReply !== undefined &&
+    input.optOutReply !== null &&
+    (input.optOutReply.length === 0 || input.optOutReply.length > MAX_REPLY)
+  ) {
+    throw illegal(
+      'opt_out_reply',
+      input.optOutReply,
+      `opt_out_reply must be 1 to ${MAX_REPLY} characters, or null for no answer`,
+    );
+  }
   for (const [name, rate] of [
     ['rate_limit', input.rateLimit],
     ['send_rate', input.sendRate],

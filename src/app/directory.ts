@@ -72,7 +72,18 @@ export function accountView(a: Account) {
     webhook_secret: a.webhookSecret,
     rate_limit: a.rateLimit,
     send_rate: a.sendRate,
+    ...complianceSettings(a),
     created_at: formatDateTime(a.createdAt),
+  };
+}
+
+/** decisions §17, §19, §20: what the account does for the people it sends to. */
+export function complianceSettings(a: Account) {
+  return {
+    opt_out_keywords: a.optOutKeywords,
+    opt_out_reply: a.optOutReply,
+    smart_encoding: a.smartEncoding,
+    window: a.window,
   };
 }
 
@@ -131,6 +142,7 @@ export async function ownAccountView(store: Store, a: Account) {
     callback_url: fresh.callbackUrl,
     inbound_url: fresh.inboundUrl,
     delivery_report: fresh.deliveryReport,
+    ...complianceSettings(fresh),
     created_at: formatDateTime(fresh.createdAt),
   };
 }

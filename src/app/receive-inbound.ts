@@ -50,6 +50,9 @@ export interface ReceivedInbound {
 /**
  * One inbound message: route by the `to` number, store, and queue the webhook in the same
  * commit (src/store/inbound.ts storeInboundIn, which the engine uses for its batches too).
+ * STOP/START keywords (decisions §17) are honoured there too, in that commit, so a carrier's
+ * inbound through the engine and the simulator's through here follow one rule
+ * (src/store/opt-out.ts).
  * Carrier data is never refused (a short code or an unknown `to` is stored as given); it
  * throws only when storage fails, so a connector can leave the message unacknowledged.
  */

@@ -19,8 +19,10 @@ import { credits, integer, nullable, optionalString, parse, requireString } from
 import { UsageError, print, withStore } from './context.js';
 import { CONNECTOR_COMMANDS } from './connectors.js';
 import { simulateInboundCommand } from './simulate.js';
+import { SUPPRESSION_COMMANDS } from './suppressions.js';
 import { WEBHOOK_COMMANDS } from './webhooks.js';
 import type { Config } from '../config/config.js';
+import type { WindowInput } from '../app/send-plan.js';
 
 export interface Command {
   readonly usage: string;
@@ -37,7 +39,40 @@ const settingOptions = {
   'delivery-report': { type: 'string' },
   'rate-limit': { type: 'string' },
   'send-rate': { type: 'string' },
+  'opt-out-keywords': { type: 'string' },
+  'opt-out-reply': { type: 'string' },
+  'smart-encoding': { type: 'string' },
+  window: { type: 'string' },
 } as const;
+
+const SETTINGS_USAGE =
+  '                      [--opt-out-keywords on|off] [--opt-out-reply TEXT|none] [--smart-encoding on|off]\n' +
+  '                      [--window HH:MM-HH:MM@ZONE|none]   (ZONE: an IANA name or "recipient")';
+
+/** `on` or `off`. */
+function onOff(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'on' && value !== 'off') throw new UsageError(`--${name} takes on or off`);
+  return value === 'on';
+}
+
+/** `--window 09:00-20:00@recipient`, or `none` for no window; the values are checked as the API checks them. */
+function windowOption(value: string | undefined): WindowInput | null | undefined {
+  if (value === undefined || value === 'none') return value === 'none' ? null : undefined;
+  const m = /^([^-@]+)-([^@]+)@(.+)$/.exec(value);
+  if (!m) throw new UsageError('--window takes START-END@ZONE, e.g. 09:00-20:00@recipient, or none');
+  return { start: m[1]!, end: m[2]!, timezone: m[3]! };
+}
+
+/** The compliance settings (decisions §17, §19, §20) of accounts create and update. */
+function complianceOptions(values: Record<string, unknown>) {
+  return {
+    optOutKeywords: onOff(optionalString(values, 'opt-out-keywords'), 'opt-out-keywords'),
+    optOutReply: nullable(optionalString(values, 'opt-out-reply')),
+    smartEncoding: onOff(optionalString(values, 'smart-encoding'), 'smart-encoding'),
+    window: windowOption(optionalString(values, 'window')),
+  };
+}
 
 function deliveryReport(value: string | undefined): DeliveryReportType | null | undefined {
   const v = nullable(value);
@@ -83,7 +118,8 @@ export const COMMANDS: Record<string, Command> = {
     usage:
       'smsgw accounts create --name NAME [--timezone TZ] [--credits N|unlimited] [--any-sender]\n' +
       '                      [--callback-url URL] [--inbound-url URL] [--delivery-report TYPE]\n' +
-      '                      [--rate-limit N] [--send-rate N]',
+      '                      [--rate-limit N] [--send-rate N]\n' +
+      SETTINGS_USAGE,
     summary: 'Create an account and print it with its first API key (shown once)',
     async run(argv, config) {
       const { values } = parse(argv, { name: { type: 'string' }, ...settingOptions });
@@ -101,6 +137,7 @@ export const COMMANDS: Record<string, Command> = {
             deliveryReport: deliveryReport(optionalString(values, 'delivery-report')),
             rateLimit: rate(optionalString(values, 'rate-limit'), 'rate-limit'),
             sendRate: rate(optionalString(values, 'send-rate'), 'send-rate'),
+            ...complianceOptions(values),
           },
           now(),
         );
@@ -148,7 +185,8 @@ export const COMMANDS: Record<string, Command> = {
       'smsgw accounts update ACCOUNT_ID [--name NAME] [--credits N|unlimited] [--add-credits N] [--timezone TZ]\n' +
       '                      [--any-sender | --no-any-sender] [--callback-url URL|none] [--inbound-url URL|none]\n' +
       '                      [--delivery-report TYPE|none] [--rate-limit N|unlimited] [--send-rate N|unlimited]\n' +
-      '                      [--rotate-webhook-secret]',
+      '                      [--rotate-webhook-secret]\n' +
+      SETTINGS_USAGE,
     summary: 'Change account settings, set or add credit, rotate the webhook secret',
     async run(argv, config) {
       const { values, positionals } = parse(argv, {
@@ -177,6 +215,7 @@ export const COMMANDS: Record<string, Command> = {
             inboundUrl: nullable(optionalString(values, 'inbound-url')),
             deliveryReport: deliveryReport(optionalString(values, 'delivery-report')),
             rotateWebhookSecret: values['rotate-webhook-secret'] === true,
+            ...complianceOptions(values),
           },
           now(),
         );
@@ -290,4 +329,5 @@ export const COMMANDS: Record<string, Command> = {
   'simulate inbound': simulateInboundCommand,
   ...CONNECTOR_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...SUPPRESSION_COMMANDS,
 };

@@ -129,6 +129,24 @@ export function formatUnixSeconds(ms: number): string {
   return `${ms < 0 ? '-' : ''}${seconds}.${String(micros).padStart(6, '0')}`;
 }
 
+/**
+ * The wall clock of an instant in a zone, as epoch milliseconds read as UTC (so its
+ * `getUTCHours()` is the local hour). Throws RangeError for an invalid zone.
+ */
+export function wallClockOf(instant: number, timeZone: string): number {
+  const zone = zoneFor(timeZone);
+  return zone.utc ? instant : instant + offsetAt(zone.formatter, instant);
+}
+
+/**
+ * The instant whose wall clock in the zone is `wall` (read as UTC), by localToUtc's rules: the
+ * earlier of a repeated time, a skipped time moved forward by the gap.
+ */
+export function instantOfWallClock(wall: number, timeZone: string): number {
+  const zone = zoneFor(timeZone);
+  return zone.utc ? wall : localToUtc(zone.formatter, wall);
+}
+
 function unixSeconds(seconds: number): number | null {
   if (!Number.isInteger(seconds) || !inRange(seconds * 1000)) return null;
   return seconds * 1000 + 0; // + 0 turns -0 into 0

@@ -38,7 +38,8 @@ export function isFinal(status: Status): boolean {
  * the store, so a late or duplicated carrier event can never rewrite history.
  */
 export const TRANSITIONS: { readonly [S in Status]: readonly Status[] } = {
-  pending: ['submitted', 'cancelled', 'expired'],
+  // aborted: its number was suppressed while it waited (decisions §17, code 421).
+  pending: ['submitted', 'cancelled', 'expired', 'aborted'],
   // unknown: a submit whose node died before its outcome was recorded, with
   // SMSGW_ON_INTERRUPTED=unknown (decisions §23): it may or may not have reached the carrier.
   submitted: ['sent', 'cancelled', 'expired', 'aborted', 'rejected', 'unknown'],

@@ -20,6 +20,7 @@ import { docsRoutes } from './routes/docs.js';
 import { inboundRoutes } from './routes/inbound.js';
 import { messageRoutes } from './routes/messages.js';
 import { operationsRoutes } from './routes/operations.js';
+import { suppressionRoutes } from './routes/suppressions.js';
 import { registerRateLimit } from './rate-limit.js';
 import { registerRequestLog, requestIdOf } from './request-log.js';
 import { validatorCompiler } from './validation.js';
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       messageRoutes(v1, deps);
       inboundRoutes(v1, deps);
       accountRoutes(v1, deps);
+      suppressionRoutes(v1, deps);
       docsRoutes(v1);
     },
     { prefix: '/v1' },

@@ -44,6 +44,10 @@ export const openApiOptions: SwaggerOptions = {
       { name: 'inbound', description: 'Reading inbound messages' },
       { name: 'account', description: "The key's own account and its webhook deliveries" },
       {
+        name: 'suppressions',
+        description: 'Numbers the account never sends to: added by hand, by STOP replies or by import',
+      },
+      {
         name: 'admin',
         description: 'Accounts, keys, senders, numbers, webhooks, connectors and the simulator',
       },

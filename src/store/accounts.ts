@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
+import type { DeliveryWindow } from '../domain/delivery-window.js';
 import { AlreadyExistsError } from '../domain/errors.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { Account, AccountPatch, AccountStore, ApiKeyRecord, NewAccount, NumberRecord } from './port.js';
@@ -22,6 +23,11 @@ export function accountStore(db: Kysely<Database>): AccountStore {
     if (patch.credits !== undefined) values.credits = patch.credits;
     if (patch.rateLimit !== undefined) values.rate_limit = patch.rateLimit;
     if (patch.sendRate !== undefined) values.send_rate = patch.sendRate;
+    if (patch.optOutKeywords !== undefined) values.opt_out_keywords = patch.optOutKeywords ? 1 : 0;
+    if (patch.optOutReply !== undefined) values.opt_out_reply = patch.optOutReply;
+    if (patch.smartEncoding !== undefined) values.smart_encoding = patch.smartEncoding ? 1 : 0;
+    if (patch.window !== undefined)
+      values.window = patch.window === null ? null : JSON.stringify(patch.window);
     if (patch.rotateSecret) {
       return db.transaction().execute(async (tx) => {
         const current = await tx
@@ -71,6 +77,10 @@ export function accountStore(db: Kysely<Database>): AccountStore {
           created_at: account.createdAt,
           rate_limit: account.rateLimit ?? null,
           send_rate: account.sendRate ?? null,
+          opt_out_keywords: account.optOutKeywords === false ? 0 : 1,
+          opt_out_reply: account.optOutReply ?? null,
+          smart_encoding: account.smartEncoding ? 1 : 0,
+          window: account.window ? JSON.stringify(account.window) : null,
         })
         .onConflict((oc) => oc.column('name').doNothing())
         .returningAll()
@@ -257,6 +267,10 @@ export function toAccount(row: Selectable<AccountsTable>): Account {
     createdAt: row.created_at,
     rateLimit: row.rate_limit,
     sendRate: row.send_rate,
+    optOutKeywords: row.opt_out_keywords === 1,
+    optOutReply: row.opt_out_reply,
+    smartEncoding: row.smart_encoding === 1,
+    window: row.window === null ? null : (JSON.parse(row.window) as DeliveryWindow),
   };
 }
 

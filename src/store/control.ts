@@ -3,6 +3,14 @@ import type { Dialect } from './dialect.js';
 import { enqueue } from './outbox.js';
 import type { Database } from './schema.js';
 import { JOB } from './job-kinds.js';
+import { chunk, IN_CHUNK } from './chunks.js';
+import {
+  RECIPIENT_ZONE,
+  minuteOfDay,
+  windowOpensAt,
+  type DeliveryWindow,
+} from '../domain/delivery-window.js';
+import { recipientZone } from '../domain/recipient-zone.js';
 import { applyChanges, type Changed, type TransitionSink } from './transitions.js';
 
 /** Recipients moved per job run, so one huge message never holds the writer for long. */
@@ -39,8 +47,9 @@ export async function releaseManyIn(
 ): Promise<{ done: Set<number>; changed: Changed[] }> {
   const messages = await tx
     .selectFrom('messages')
-    .select(['id', 'paused', 'account_id'])
-    .where('id', 'in', messageIds)
+    .innerJoin('accounts', 'accounts.id', 'messages.account_id')
+    .select(['messages.id', 'messages.paused', 'messages.account_id', 'messages.window', 'accounts.timezone'])
+    .where('messages.id', 'in', messageIds)
     .execute();
   const done = new Set(messages.filter((m) => m.paused === 1).map((m) => m.id));
   const accountOf = new Map(messages.filter((m) => m.paused === 0).map((m) => [m.id, m.account_id]));
@@ -50,9 +59,11 @@ export async function releaseManyIn(
 
   const rows = await tx
     .selectFrom('recipients')
-    .select(['id', 'message_id'])
+    .select(['id', 'message_id', 'msisdn'])
     .where('message_id', 'in', [...accountOf.keys()])
     .where('status', '=', 'pending')
+    // A recipient waiting for its delivery window (decisions §20) stays until it opens.
+    .where((eb) => eb.or([eb('release_at', 'is', null), eb('release_at', '<=', now)]))
     .orderBy('message_id')
     .orderBy('id')
     .limit(CONTROL_CHUNK)
@@ -63,15 +74,108 @@ export async function releaseManyIn(
     // With a full chunk, the last message reached (and any after it) may still have recipients.
     if (!full || (last !== undefined && id < last)) done.add(id);
   }
+  const held = await holdOutsideWindows(tx, messages, rows, now);
+  await rescheduleWaiting(
+    tx,
+    [...done].filter((id) => accountOf.has(id)),
+    accountOf,
+    now,
+  );
   // Submitted recipients are the send queue itself (due_at is set by the change).
   const changed = await applyChanges(
     tx,
     dialect,
-    rows.map((r) => ({ recipientId: r.id, to: 'submitted' })),
+    rows.filter((r) => !held.has(r.id)).map((r) => ({ recipientId: r.id, to: 'submitted' })),
     now,
     sink,
   );
   return { done, changed };
+}
+
+/**
+ * A windowed message's recipients are checked again as they are released (decisions §20): the
+ * openings computed at acceptance hold for a release on time, but not for one that comes late
+ * (a paused message resumed at night). Those whose window is closed now wait for its next
+ * opening; returned so they are not released.
+ */
+async function holdOutsideWindows(
+  tx: Kysely<Database>,
+  messages: readonly { id: number; window: string | null; timezone: string }[],
+  rows: readonly { id: number; message_id: number; msisdn: string }[],
+  now: number,
+): Promise<Set<number>> {
+  const held = new Set<number>();
+  const windows = new Map(
+    messages.flatMap((m) => (m.window === null ? [] : [[m.id, windowOf(m.window, m.timezone)] as const])),
+  );
+  if (windows.size === 0) return held;
+  const byOpening = new Map<number, number[]>();
+  for (const r of rows) {
+    const w = windows.get(r.message_id);
+    if (!w) continue;
+    const opens = w.opensAt(r.msisdn, now);
+    if (opens <= now) continue;
+    held.add(r.id);
+    const ids = byOpening.get(opens) ?? [];
+    ids.push(r.id);
+    byOpening.set(opens, ids);
+  }
+  // One UPDATE per distinct opening: a message has as many as its recipients have zones.
+  for (const [opens, ids] of byOpening) {
+    for (const part of chunk(ids, IN_CHUNK)) {
+      await tx.updateTable('recipients').set({ release_at: opens }).where('id', 'in', part).execute();
+    }
+  }
+  return held;
+}
+
+function windowOf(json: string, accountZone: string) {
+  const window = JSON.parse(json) as DeliveryWindow;
+  const minutes = { start: minuteOfDay(window.start) ?? 0, end: minuteOfDay(window.end) ?? 0 };
+  const byZone = new Map<string, number>();
+  return {
+    opensAt(msisdn: string, now: number): number {
+      const zone = window.timezone === RECIPIENT_ZONE ? recipientZone(msisdn, accountZone) : window.timezone;
+      let opens = byZone.get(zone);
+      if (opens === undefined) {
+        opens = windowOpensAt(minutes, zone, now);
+        byZone.set(zone, opens);
+      }
+      return opens;
+    },
+  };
+}
+
+/**
+ * Messages released as far as they can be now that still have recipients waiting for their
+ * window get a release job at the earliest opening: the job knows when to come back, so no
+ * recipient is looked at before its window opens.
+ */
+async function rescheduleWaiting(
+  tx: Kysely<Database>,
+  messageIds: readonly number[],
+  accountOf: ReadonlyMap<number, number>,
+  now: number,
+): Promise<void> {
+  if (messageIds.length === 0) return;
+  const waiting = await tx
+    .selectFrom('recipients')
+    .select(['message_id', (eb) => eb.fn.min('release_at').as('next')])
+    .where('message_id', 'in', messageIds)
+    .where('status', '=', 'pending')
+    .where('release_at', '>', now)
+    .groupBy('message_id')
+    .execute();
+  await enqueue(
+    tx,
+    waiting.map((w) => ({
+      kind: JOB.release,
+      subjectId: w.message_id,
+      accountId: accountOf.get(w.message_id)!,
+      runAt: Number(w.next),
+    })),
+    now,
+  );
 }
 
 /** Moves a chunk of a message's recipients that have not reached the carrier to `to`. */

@@ -183,7 +183,7 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sinks: Engin
     applyReceipts: (connector, receipts, now) => applyReceiptsIn(t, dialect, connector, receipts, now, sink),
     recordWebhookAttempts: (node, results, now) => recordAttemptsIn(t, node, results, now),
     storeInbound: async (arrivals, now) => {
-      const stored = await storeInboundIn(t, arrivals, now);
+      const stored = await storeInboundIn(t, arrivals, now, { dialect, sink });
       const withWebhook = stored.filter((s) => s.url !== null && s.record.accountId !== null);
       if (withWebhook.length > 0) await sinks.inbound?.(t, withWebhook);
       return stored;

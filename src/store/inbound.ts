@@ -1,6 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import { normaliseMsisdn } from '../domain/msisdn.js';
+import { countedTransaction } from './entered.js';
+import type { SuppressionEffects } from './suppressions.js';
 import { insertRowsReturning } from './insert-rows.js';
+import { applyOptOutsIn } from './opt-out.js';
 import { list, runShaped } from './shaped-sql.js';
 import type { SortKey } from './port.js';
 import { listPage, type ListSort } from './list-page.js';
@@ -77,6 +80,7 @@ export async function storeInboundIn(
   tx: Kysely<Database>,
   arrivals: readonly InboundArrival[],
   now: number,
+  effects: SuppressionEffects,
 ): Promise<StoredInbound[]> {
   if (arrivals.length === 0) return [];
   const normalised = arrivals.map((a) => ({
@@ -112,7 +116,14 @@ export async function storeInboundIn(
   );
   // Both engines number one INSERT's rows in VALUES order (see insertMessages in messages.ts).
   inserted.sort((a, b) => a.id - b.id);
-  return inserted.map((row, i) => ({ record: toInbound(row), url: urls[i]! }));
+  const stored = inserted.map((row, i) => ({ record: toInbound(row), url: urls[i]! }));
+  await applyOptOutsIn(
+    tx,
+    effects,
+    stored.map((s) => s.record),
+    now,
+  );
+  return stored;
 }
 
 const INBOUND_COLUMNS = [
@@ -186,11 +197,12 @@ const SORT_COLUMNS = {
 
 const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = { columns: SORT_COLUMNS, nullable: new Set(['ref']) };
 
-export function inboundStore(db: Kysely<Database>): InboundStore {
+export function inboundStore(db: Kysely<Database>, effects: SuppressionEffects): InboundStore {
   return {
+    // Counted: a keyword's answer creates a recipient, a STOP aborts some (src/store/opt-out.ts).
     receive: (arrival, now, onStored) =>
-      db.transaction().execute(async (tx) => {
-        const [stored] = await storeInboundIn(tx, [arrival], now);
+      countedTransaction(db, effects.onEntered, async (tx) => {
+        const [stored] = await storeInboundIn(tx, [arrival], now, effects);
         if (stored!.url !== null && stored!.record.accountId !== null) await onStored?.(tx, [stored!]);
         return stored!;
       }),

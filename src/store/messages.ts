@@ -16,10 +16,11 @@ import type {
   MessageStore,
   NewMessageInput,
 } from './port.js';
-import type { Database, MessagesTable } from './schema.js';
+import type { Database, MessagesTable, RecipientsTable } from './schema.js';
 import type { Changed, TransitionSink } from './transitions.js';
 import { countEntered, countedTransaction, type OnEntered } from './entered.js';
 import type { SendHandoff, SendWork } from './sending.js';
+import { SUPPRESSED_CODE } from './suppressions.js';
 
 const SORT_COLUMNS = {
   messageID: 'id',
@@ -190,7 +191,7 @@ interface HeldSends {
   readonly work: SendWork[];
 }
 
-async function createIn(
+export async function createIn(
   tx: Kysely<Database>,
   items: readonly NewMessageInput[],
   sink?: TransitionSink,
@@ -217,10 +218,13 @@ async function createIn(
       await completeIdempotencyIn(tx, input.message.accountId, input.idempotency, ids[i]!);
   }
 
-  const pendingRows: unknown[][] = [];
+  // One row per recipient in the order given, whatever its status, so reads list them as posted.
+  const rows: unknown[][] = [];
   const dueRows: unknown[][] = [];
+  let pending = 0;
+  let aborted = 0;
   // Due now too, but never held here: their account's send_rate is spent by the claims.
-  const meteredRows: unknown[][] = [];
+  let metered = 0;
   const jobs: NewJob[] = [];
   const dueMessages = new Map<
     number,
@@ -234,84 +238,144 @@ async function createIn(
     }
   >();
   const createdAt = items[0]?.message.createdAt ?? 0;
-  accepted.forEach(({ input: { message, recipients, metered }, result }, i) => {
+  accepted.forEach(({ input: { message, recipients, suppressed, releaseAt, metered: rated }, result }, i) => {
     const id = ids[i]!;
     results[result] = { kind: 'created', id };
+    const at = message.createdAt;
     // The message's work is queued in the same commit: accepted means it will be sent.
-    const dueNow =
-      !message.paused && message.sendAt <= message.createdAt && recipients.length <= RELEASE_AT_ACCEPT_MAX;
-    if (dueNow) {
-      for (const msisdn of recipients) {
-        (metered ? meteredRows : dueRows).push([
+    const dueNow = !message.paused && message.sendAt <= at && recipients.length <= RELEASE_AT_ACCEPT_MAX;
+    let firstRelease = Infinity;
+    let open = 0;
+    let due = false;
+    for (const msisdn of recipients) {
+      if (suppressed?.has(msisdn)) {
+        // Final at once (decisions §17): never sent, so it reaches neither the queue nor a carrier.
+        rows.push([
+          id,
+          message.accountId,
+          msisdn,
+          'aborted',
+          SUPPRESSED_CODE,
+          at,
+          null,
+          null,
+          null,
+          at,
+          null,
+        ]);
+        aborted++;
+        continue;
+      }
+      open++;
+      const notBefore = releaseAt?.get(msisdn);
+      if (dueNow && (notBefore === undefined || notBefore <= at)) {
+        const row = [
           id,
           message.accountId,
           msisdn,
           'submitted',
           STATUS_CODES.submitted,
-          message.createdAt,
-          message.createdAt,
-          message.createdAt,
-        ]);
+          at,
+          at,
+          at,
+          null,
+          null,
+          null,
+        ];
+        rows.push(row);
+        if (rated) metered++;
+        else dueRows.push(row);
+        due = true;
+        continue;
       }
+      rows.push([
+        id,
+        message.accountId,
+        msisdn,
+        'pending',
+        STATUS_CODES.pending,
+        at,
+        null,
+        null,
+        null,
+        null,
+        notBefore ?? null,
+      ]);
+      pending++;
+      firstRelease = Math.min(firstRelease, Math.max(notBefore ?? message.sendAt, message.sendAt));
+    }
+    if (due) {
       // Only per_recipient reports the move to submitted (decisions §10).
       dueMessages.set(id, {
         accountId: message.accountId,
-        at: message.createdAt,
+        at,
         reported: message.deliveryReport === 'per_recipient',
         sender: message.sender,
         body: message.body,
         expiresAt: message.expiresAt,
       });
-    } else {
-      for (const msisdn of recipients) {
-        pendingRows.push([id, message.accountId, msisdn, 'pending', STATUS_CODES.pending, message.createdAt]);
-      }
-      if (!message.paused) {
-        jobs.push({ kind: JOB.release, subjectId: id, accountId: message.accountId, runAt: message.sendAt });
-      }
     }
-    if (message.expiresAt !== null) {
+    if (!message.paused && firstRelease !== Infinity) {
+      jobs.push({ kind: JOB.release, subjectId: id, accountId: message.accountId, runAt: firstRelease });
+    }
+    if (message.expiresAt !== null && open > 0) {
       jobs.push({ kind: JOB.expire, subjectId: id, accountId: message.accountId, runAt: message.expiresAt });
     }
   });
-  await insertRows(tx, 'recipients', PENDING_COLUMNS, pendingRows);
-  countEntered(tx, 'pending', pendingRows.length);
-  countEntered(tx, 'submitted', dueRows.length + meteredRows.length);
+  countEntered(tx, 'pending', pending);
+  countEntered(tx, 'submitted', dueRows.length + metered);
+  countEntered(tx, 'aborted', aborted);
   // The first recipients due now, as many as the node's engine has room for, are held by it.
   const held = hold ? hold.take(dueRows.length) : 0;
   if (hold) hold.taken += held;
-  dueRows.forEach((row, i) => row.push(i < held ? hold!.node : null));
-  for (const row of meteredRows) dueRows.push([...row, null]);
-  const submitted = await insertRowsReturning<{
-    id: number;
-    message_id: number;
-    msisdn: string;
-    locked_by: string | null;
-  }>(tx, 'recipients', SUBMITTED_COLUMNS, dueRows, ['id', 'message_id', 'msisdn', 'locked_by']);
+  for (let i = 0; i < held; i++) dueRows[i]![LOCKED_BY] = hold!.node;
   const changed: Changed[] = [];
-  for (const r of submitted) {
-    const due = dueMessages.get(r.message_id)!;
-    if (r.locked_by !== null && hold) {
-      hold.work.push({
-        recipientId: r.id,
-        messageId: r.message_id,
-        accountId: due.accountId,
-        to: r.msisdn,
-        from: due.sender,
-        body: due.body,
-        attempts: 0,
-        claimedAt: due.at,
-      });
-    }
-    if (due.reported) {
-      changed.push({
-        recipientId: r.id,
-        messageId: r.message_id,
-        msisdn: r.msisdn,
-        status: 'submitted',
-        code: STATUS_CODES.submitted,
-        at: due.at,
-      });
+  if (dueRows.length === 0 && metered === 0 && aborted === 0) {
+    await insertRows(tx, 'recipients', RECIPIENT_COLUMNS, rows);
+  } else {
+    const inserted = await insertRowsReturning<{
+      id: number;
+      message_id: number;
+      msisdn: string;
+      status: string;
+      locked_by: string | null;
+    }>(tx, 'recipients', RECIPIENT_COLUMNS, rows, ['id', 'message_id', 'msisdn', 'status', 'locked_by']);
+    for (const r of inserted) {
+      if (r.status === 'aborted') {
+        changed.push({
+          recipientId: r.id,
+          messageId: r.message_id,
+          msisdn: r.msisdn,
+          status: 'aborted',
+          code: SUPPRESSED_CODE,
+          at: createdAt,
+        });
+        continue;
+      }
+      if (r.status !== 'submitted') continue;
+      const due = dueMessages.get(r.message_id)!;
+      if (r.locked_by !== null && hold) {
+        hold.work.push({
+          recipientId: r.id,
+          messageId: r.message_id,
+          accountId: due.accountId,
+          to: r.msisdn,
+          from: due.sender,
+          body: due.body,
+          attempts: 0,
+          claimedAt: due.at,
+        });
+      }
+      if (due.reported) {
+        changed.push({
+          recipientId: r.id,
+          messageId: r.message_id,
+          msisdn: r.msisdn,
+          status: 'submitted',
+          code: STATUS_CODES.submitted,
+          at: due.at,
+        });
+      }
     }
   }
   await enqueue(tx, jobs, createdAt);
@@ -329,23 +393,29 @@ async function insertMessages(
   tx: Kysely<Database>,
   accepted: readonly { input: NewMessageInput; reserved: number }[],
 ): Promise<number[]> {
-  const rows = accepted.map(({ input: { message, recipients }, reserved }) => [
-    message.accountId,
-    message.sender,
-    message.body,
-    message.ref,
-    message.callbackUrl,
-    message.deliveryReport,
-    message.sendAt,
-    message.expiresAt,
-    message.paused ? 1 : 0,
-    message.createdAt,
-    message.numParts,
-    message.encoding,
-    recipients.length,
-    recipients.length,
-    reserved,
-  ]);
+  const rows = accepted.map(({ input: { message, recipients, suppressed }, reserved }) => {
+    const open = suppressed ? recipients.filter((r) => !suppressed.has(r)).length : recipients.length;
+    return [
+      message.accountId,
+      message.sender,
+      message.body,
+      message.ref,
+      message.callbackUrl,
+      message.deliveryReport,
+      message.sendAt,
+      message.expiresAt,
+      message.paused ? 1 : 0,
+      message.createdAt,
+      message.numParts,
+      message.encoding,
+      recipients.length,
+      open,
+      reserved,
+      // Every recipient suppressed: complete as it is accepted.
+      open === 0 ? message.createdAt : null,
+      message.window ? JSON.stringify(message.window) : null,
+    ];
+  });
   const back = await insertRowsReturning<{ id: number }>(tx, 'messages', MESSAGE_COLUMNS, rows, ['id']);
   return back.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
@@ -366,10 +436,25 @@ const MESSAGE_COLUMNS = [
   'num_recipients',
   'open_recipients',
   'credits_reserved',
+  'complete_at',
+  'window',
 ] as const satisfies readonly (keyof MessagesTable)[];
-const PENDING_COLUMNS = ['message_id', 'account_id', 'msisdn', 'status', 'status_code', 'status_at'];
-// A submitted recipient is send work as it is written (src/store/sending.ts).
-const SUBMITTED_COLUMNS = [...PENDING_COLUMNS, 'submitted_at', 'due_at', 'locked_by'];
+// A submitted recipient is send work as it is written (src/store/sending.ts); a suppressed one
+// is final (final_at); a pending one may wait for its window (release_at).
+const RECIPIENT_COLUMNS = [
+  'message_id',
+  'account_id',
+  'msisdn',
+  'status',
+  'status_code',
+  'status_at',
+  'submitted_at',
+  'due_at',
+  'locked_by',
+  'final_at',
+  'release_at',
+] as const satisfies readonly (keyof RecipientsTable)[];
+const LOCKED_BY = RECIPIENT_COLUMNS.indexOf('locked_by');
 
 /** Atomic on both engines: the balance can never go negative under concurrent sends. */
 async function reserveCredits(

@@ -10,6 +10,8 @@ import type { OperationsStore } from './operations.js';
 import type { RecipientDetailStore } from './recipient-details.js';
 import type { RetentionStore } from './retention.js';
 import type { StatsStore } from './stats.js';
+import type { SuppressionStore } from './suppressions.js';
+import type { DeliveryWindow } from '../domain/delivery-window.js';
 import type { WebhookStore } from './webhooks.js';
 
 /**
@@ -35,6 +37,14 @@ export interface Account {
   readonly rateLimit: number | null;
   /** Recipients per second handed to carriers across all nodes; null = unlimited. */
   readonly sendRate: number | null;
+  /** Inbound STOP/START keywords maintain the suppression list (decisions §17). */
+  readonly optOutKeywords: boolean;
+  /** Sent from the receiving number in answer to a keyword; null = no answer. */
+  readonly optOutReply: string | null;
+  /** Default of the body field smart_encoding (decisions §19). */
+  readonly smartEncoding: boolean;
+  /** Default of the body field window (decisions §20); null = send at any hour. */
+  readonly window: DeliveryWindow | null;
 }
 
 export interface NewAccount {
@@ -50,6 +60,11 @@ export interface NewAccount {
   /** Unlimited when absent. */
   readonly rateLimit?: number | null;
   readonly sendRate?: number | null;
+  /** Defaults: keywords on, no reply, smart encoding off, no window. */
+  readonly optOutKeywords?: boolean;
+  readonly optOutReply?: string | null;
+  readonly smartEncoding?: boolean;
+  readonly window?: DeliveryWindow | null;
 }
 
 export type AccountPatch = Partial<
@@ -63,6 +78,10 @@ export type AccountPatch = Partial<
     | 'deliveryReport'
     | 'rateLimit'
     | 'sendRate'
+    | 'optOutKeywords'
+    | 'optOutReply'
+    | 'smartEncoding'
+    | 'window'
   >
 > & {
   /** Replace the credit balance (null = unlimited). */
@@ -145,7 +164,10 @@ export type MessageListRow = Pick<
 export type NewMessage = Omit<
   MessageRecord,
   'id' | 'completeAt' | 'openRecipients' | 'creditsReserved' | 'balanceUsed'
->;
+> & {
+  /** Its delivery window (decisions §20), checked again whenever its recipients are released. */
+  readonly window?: DeliveryWindow | null;
+};
 
 export interface RecipientStatus {
   readonly msisdn: string;
@@ -155,7 +177,18 @@ export interface RecipientStatus {
 
 export interface NewMessageInput {
   readonly message: NewMessage;
+  /** Every unique recipient, in the order given; `num_recipients` counts them all. */
   readonly recipients: readonly string[];
+  /**
+   * Recipients the account suppresses (decisions §17): stored final as `aborted` with code 421
+   * at once, never sent, no credit reserved for them (`credits` leaves them out).
+   */
+  readonly suppressed?: ReadonlySet<string>;
+  /**
+   * Recipients whose delivery window opens after the message is due (decisions §20): they stay
+   * `pending` until then, and the message's release job runs again at the earliest of them.
+   */
+  readonly releaseAt?: ReadonlyMap<string, number>;
   readonly credits: number;
   /** An Idempotency-Key claim this message completes, in its own transaction (decisions §14). */
   readonly idempotency?: IdempotentCompletion;
@@ -235,5 +268,6 @@ export interface Store {
   readonly operations: OperationsStore;
   readonly idempotency: IdempotencyStore;
   readonly retention: RetentionStore;
+  readonly suppressions: SuppressionStore;
   close(): Promise<void>;
 }

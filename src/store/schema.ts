@@ -26,6 +26,7 @@ export interface Database {
   connector_binds: ConnectorBindsTable;
   idempotency_keys: IdempotencyKeysTable;
   send_budgets: SendBudgetsTable;
+  suppressions: SuppressionsTable;
 }
 
 /** An account's send_rate token bucket (decisions §13), shared by every node. */
@@ -33,6 +34,16 @@ export interface SendBudgetsTable {
   account_id: number;
   tokens: number;
   refilled_at: number;
+}
+
+/** A number an account never sends to (decisions §17). */
+export interface SuppressionsTable {
+  account_id: number;
+  /** Normalised, with '+'. */
+  msisdn: string;
+  /** manual | stop | import */
+  reason: string;
+  created_at: number;
 }
 
 /** A running smsgw node (decisions §23); its work is taken over when its heartbeat stops. */
@@ -117,6 +128,14 @@ export interface AccountsTable {
   rate_limit: number | null;
   /** Recipients per second handed to carriers, across all nodes; null = unlimited. */
   send_rate: number | null;
+  /** STOP/START keywords maintain the suppression list (decisions §17). */
+  opt_out_keywords: Generated<number>;
+  /** Answered from the receiving number to a keyword; null = no answer. */
+  opt_out_reply: string | null;
+  /** Default of the body field smart_encoding (decisions §19). */
+  smart_encoding: Generated<number>;
+  /** Default delivery window, the JSON of the body field `window` (decisions §20). */
+  window: string | null;
 }
 
 export interface ApiKeysTable {
@@ -167,6 +186,8 @@ export interface MessagesTable {
   credits_reserved: Generated<number>;
   /** parts × recipients that reached the carrier (decisions §7). */
   balance_used: Generated<number>;
+  /** The delivery window it was sent with, as JSON (decisions §20); null: any hour. */
+  window: string | null;
 }
 
 export interface RecipientsTable {
@@ -188,6 +209,8 @@ export interface RecipientsTable {
   due_at: number | null;
   /** The node whose submit of it is in flight. */
   locked_by: string | null;
+  /** While pending: not released before this (its delivery window opens); null = with its message. */
+  release_at: number | null;
 }
 
 export interface MigrationsTable {

@@ -15,6 +15,7 @@ import { operationsStore } from './operations.js';
 import { recipientDetailStore } from './recipient-details.js';
 import { retentionStore } from './retention.js';
 import { statsStore } from './stats.js';
+import { suppressionStore } from './suppressions.js';
 import type { Store } from './port.js';
 import { webhookStore } from './webhooks.js';
 
@@ -30,6 +31,8 @@ export interface StoreOptions {
 }
 
 export function createStore(conn: Connection, options: StoreOptions = {}): Store {
+  // A number put on a suppression list aborts its recipients still waiting (src/store/suppressions.ts).
+  const effects = { dialect: conn.dialect, sink: options.transitionSink, onEntered: options.onEntered };
   return {
     accounts: withKeyCache(accountStore(conn.db)),
     messages: messageStore(conn.db, {
@@ -42,7 +45,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
       inbound: options.inboundSink,
       entered: options.onEntered,
     }),
-    inbound: inboundStore(conn.db),
+    inbound: inboundStore(conn.db, effects),
     connectors: connectorStore(conn.db),
     binds: bindSlots(conn.db),
     webhooks: webhookStore(conn.db),
@@ -51,6 +54,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     operations: operationsStore(conn.db, conn.dialect),
     idempotency: idempotencyStore(conn.db),
     retention: retentionStore(conn.db, conn.dialect),
+    suppressions: suppressionStore(conn.db, effects),
     close: () => conn.close(),
   };
 }

@@ -41,7 +41,7 @@ describe('recipient state machine (decisions §7)', () => {
   });
 
   const allowed: [string, string[]][] = [
-    ['pending', ['submitted', 'cancelled', 'expired']],
+    ['pending', ['submitted', 'cancelled', 'expired', 'aborted']],
     ['submitted', ['sent', 'cancelled', 'expired', 'aborted', 'rejected', 'unknown']],
     ['sent', ['delivered', 'expired', 'rejected', 'failed', 'deleted', 'unknown']],
   ];

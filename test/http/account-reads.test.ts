@@ -35,6 +35,10 @@ describe.each(ENGINES)('account reads on %s', (engine) => {
       callback_url: null,
       inbound_url: null,
       delivery_report: null,
+      opt_out_keywords: true,
+      opt_out_reply: null,
+      smart_encoding: false,
+      window: null,
       created_at: expect.any(String),
     });
     expect(JSON.stringify(r.body)).not.toContain('whsec_');

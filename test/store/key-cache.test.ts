@@ -17,6 +17,10 @@ const account = (credits: number | null): Account => ({
   createdAt: 0,
   rateLimit: null,
   sendRate: null,
+  optOutKeywords: true,
+  optOutReply: null,
+  smartEncoding: false,
+  window: null,
 });
 
 /** An account store whose key lookup answers from `keys` and counts database reads. */

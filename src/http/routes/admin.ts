@@ -94,6 +94,10 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
             deliveryReport: body.delivery_report,
             rateLimit: body.rate_limit,
             sendRate: body.send_rate,
+            optOutKeywords: body.opt_out_keywords,
+            optOutReply: body.opt_out_reply,
+            smartEncoding: body.smart_encoding,
+            window: body.window,
           },
           now(),
         );
@@ -141,6 +145,10 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
             deliveryReport: body.delivery_report,
             rateLimit: body.rate_limit,
             sendRate: body.send_rate,
+            optOutKeywords: body.opt_out_keywords,
+            optOutReply: body.opt_out_reply,
+            smartEncoding: body.smart_encoding,
+            window: body.window,
             addCredits: body.add_credits,
             rotateWebhookSecret: body.rotate_webhook_secret,
           },
@@ -288,6 +296,8 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
           request.body,
         );
         deps.metrics?.engine.inboundReceived();
+        // An opt-out keyword may have queued its answer (decisions §17): send it now.
+        deps.wake?.();
         return reply.code(201).send(result);
       },
     },

@@ -2,6 +2,7 @@ import { listMessages, readMessage, readMessageWithOptions, readOptions } from '
 import { sendIdempotently } from '../../app/idempotent-send.js';
 import { createdAnswer, sendMessage, type SendResult } from '../../app/send-message.js';
 import { createMessageWriter } from '../../app/message-writer.js';
+import { previewSend } from '../../app/preview-send.js';
 import { cancelMessage, setPaused } from '../../app/control-message.js';
 import { accountOf, requireAccount } from '../auth.js';
 import type { App, AppDeps } from '../app.js';
@@ -27,6 +28,7 @@ import {
   SendSmsCreated,
   SendSmsHeaders,
   SendSmsRefused,
+  SmsPreview,
   sendSmsBody,
 } from '../schemas/messages.js';
 
@@ -75,14 +77,37 @@ export function messageRoutes(app: App, deps: AppDeps): void {
           }
           result = outcome.result;
         }
-        if (result.kind === 'too_many_parts') {
-          return reply.code(200).send({
-            num_parts: result.numParts,
-            num_parts_max: result.numPartsMax,
-            info: `The message needs ${result.numParts} parts, more than num_parts_max ${result.numPartsMax}; it was not sent`,
-          });
-        }
+        if (result.kind === 'too_many_parts') return reply.code(200).send(refusal(result));
         return reply.code(201).send(createdAnswer(result.messageID, result.numParts, result.numRecipients));
+      },
+    },
+  });
+
+  resource(app, '/sms/preview', {
+    POST: {
+      onRequest: auth,
+      schema: {
+        operationId: 'previewSms',
+        tags,
+        summary: 'What sending this body would do and cost, without sending it',
+        description:
+          'Takes the body of POST /sms/message and answers what that POST would do now: parts, encoding, the ' +
+          'body as sent, credits needed, and each recipient with its route, suppression and send time. The same ' +
+          'validation and the same errors (CREDIT_INSUFFICIENT included); nothing is stored, sent or reserved. ' +
+          '200 with info, as the POST, when the body needs more parts than num_parts_max.',
+        security,
+        body: sendSmsBody(deps.config.maxRecipients),
+        response: {
+          200: { anyOf: [SmsPreview, SendSmsRefused] },
+          ...bodyErrors,
+          404: NotFoundBody,
+          ...publicErrors,
+        },
+      },
+      handler: async (request, reply) => {
+        const result = await previewSend(deps, accountOf(request), request.body);
+        if (result.kind === 'too_many_parts') return reply.code(200).send(refusal(result));
+        return reply.code(200).send(result.body);
       },
     },
   });
@@ -168,4 +193,13 @@ export function messageRoutes(app: App, deps: AppDeps): void {
         ),
     },
   });
+}
+
+/** The 200 refusal of decisions §5: the message needs more parts than num_parts_max. */
+function refusal(result: { numParts: number; numPartsMax: number }) {
+  return {
+    num_parts: result.numParts,
+    num_parts_max: result.numPartsMax,
+    info: `The message needs ${result.numParts} parts, more than num_parts_max ${result.numPartsMax}; it was not sent`,
+  };
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Msisdn, Nullable } from './common.js';
+import { DateTime, Id, Msisdn, Nullable, complianceFields } from './common.js';
 import { DeliveryReportType } from './messages.js';
 
 /** The caller's own account as its API key sees it: settings and balance, never a secret. */
@@ -17,6 +17,7 @@ export const OwnAccount = Type.Object(
     callback_url: Nullable(Type.String(), { description: 'Default URL for delivery reports' }),
     inbound_url: Nullable(Type.String(), { description: 'Default URL for inbound messages' }),
     delivery_report: DeliveryReportType('Default delivery report type of its messages'),
+    ...complianceFields,
     created_at: DateTime(),
   },
   { $id: 'OwnAccount', description: "The key's account: balance, senders, numbers and defaults" },

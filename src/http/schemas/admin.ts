@@ -1,5 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, DateTimeOutput, Id, Limit, Msisdn, Nullable, Offset } from './common.js';
+import {
+  DateTime,
+  DateTimeOutput,
+  Id,
+  Limit,
+  Msisdn,
+  Nullable,
+  NullableDeliveryWindow,
+  Offset,
+  complianceFields,
+} from './common.js';
 import { DeliveryReportType } from './messages.js';
 import { MAX_RATE } from '../../app/accounts.js';
 
@@ -36,6 +46,22 @@ const settings = {
       description:
         'Recipients per second handed to carriers, across all nodes; the rest wait in submitted. null = unlimited',
     }),
+  ),
+  opt_out_keywords: Type.Optional(
+    Type.Boolean({
+      description: 'Inbound STOP/START keywords maintain the suppression list; default true',
+    }),
+  ),
+  opt_out_reply: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 2000 }), {
+      description: 'Answer sent from the receiving number to a keyword; null = none (the default)',
+    }),
+  ),
+  smart_encoding: Type.Optional(
+    Type.Boolean({ description: 'Default of the smart_encoding field of a send; default false' }),
+  ),
+  window: Type.Optional(
+    NullableDeliveryWindow('Default delivery window of a send; null = any hour (the default)'),
   ),
 };
 
@@ -77,6 +103,7 @@ const accountFields = {
   send_rate: Nullable(Type.Integer(), {
     description: 'Recipients per second handed to carriers; null = unlimited',
   }),
+  ...complianceFields,
   created_at: DateTime(),
 };
 

@@ -84,3 +84,42 @@ export const Offset = Type.Integer({
   default: 0,
   description: 'Skip this many items',
 });
+
+/** A delivery window (decisions §20), as a body field and as the account setting. */
+export const DeliveryWindowSchema = Type.Object(
+  {
+    start: Type.String({ description: 'Local time the window opens, HH:MM', examples: ['09:00'] }),
+    end: Type.String({
+      description: 'Local time it closes, HH:MM (not included); before start: the window spans midnight',
+      examples: ['20:00'],
+    }),
+    timezone: Type.String({
+      description:
+        'IANA time zone of start and end, or "recipient" for the zone of each number\'s country (see the ' +
+        'README for countries with several zones)',
+      examples: ['recipient', 'Europe/Paris'],
+    }),
+  },
+  {
+    $id: 'DeliveryWindow',
+    description: 'Recipients are handed to a carrier only while their local time is in [start, end)',
+  },
+);
+
+export const NullableDeliveryWindow = (description: string) =>
+  Type.Unsafe<Static<typeof DeliveryWindowSchema> | null>({
+    description,
+    anyOf: [DeliveryWindowSchema, { type: 'null' }],
+  });
+
+/** The account settings of decisions §17, §19, §20, as every account view shows them. */
+export const complianceFields = {
+  opt_out_keywords: Type.Boolean({
+    description: 'Inbound STOP/START keywords add and remove their sender on the suppression list',
+  }),
+  opt_out_reply: Nullable(Type.String(), {
+    description: 'Answer sent from the receiving number to a keyword; null = none',
+  }),
+  smart_encoding: Type.Boolean({ description: 'Default of the smart_encoding field of a send' }),
+  window: NullableDeliveryWindow('Default delivery window of a send; null = any hour'),
+};

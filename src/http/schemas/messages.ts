@@ -11,6 +11,7 @@ import {
   Limit,
   Msisdn,
   Nullable,
+  NullableDeliveryWindow,
   NullableStringEnum,
   Offset,
   StringEnum,
@@ -92,6 +93,16 @@ export function sendSmsBody(maxRecipients: number) {
       delivery_report: Type.Optional(DeliveryReportType("Default: the account's delivery_report")),
       paused: Type.Optional(
         Nullable(Type.Boolean(), { description: 'true: accept the message but send it only when released' }),
+      ),
+      smart_encoding: Type.Optional(
+        Nullable(Type.Boolean(), {
+          description:
+            'Replace look-alike characters (curly quotes, dashes, odd spaces…) by GSM-7 ones when that makes the ' +
+            "whole body GSM-7; parts and credits follow the replaced body. Default: the account's smart_encoding",
+        }),
+      ),
+      window: Type.Optional(
+        NullableDeliveryWindow("Delivery window; default the account's window, null: send at any hour"),
       ),
     },
     { $id: 'SendSmsRequest', description: 'A message to send; unknown fields are ignored' },
@@ -247,4 +258,35 @@ export const PatchMessageBody = Type.Object(
     paused: Type.Boolean({ description: 'false releases a paused message; true pauses one still pending' }),
   },
   { $id: 'UpdateOutboundSmsRequest', description: 'Release or pause a message' },
+);
+
+export const SmsPreview = Type.Object(
+  {
+    num_parts: Type.Integer({ minimum: 1, description: 'Parts per recipient' }),
+    encoding: StringEnum(['GSM-7', 'UCS-2'] as const, { description: 'Alphabet the body is sent in' }),
+    characters: Type.Integer({
+      minimum: 1,
+      description: 'Characters (Unicode code points) of the body as sent',
+    }),
+    num_recipients: Type.Integer({ minimum: 1, description: 'Unique recipients, suppressed ones included' }),
+    credits_needed: Type.Integer({
+      minimum: 0,
+      description: 'Credits the send would reserve: parts x recipients that are not suppressed',
+    }),
+    body: Type.String({ description: 'The body as it would be sent (after smart encoding)' }),
+    recipients: Type.Array(
+      Type.Object({
+        msisdn: Msisdn('The recipient'),
+        status: StringEnum(['ok', 'suppressed', 'no_route'] as const, {
+          description:
+            'ok: it would be sent; suppressed: on the suppression list, aborted with code 421 at no cost; ' +
+            'no_route: no route matches it, so it would be aborted',
+        }),
+        connector: Nullable(Type.String(), { description: 'The connector tried first; null when none' }),
+        send_at: DateTime('When it would be handed to the carrier: send_at, or later when its window opens'),
+      }),
+      { description: 'Each unique recipient, in the order given' },
+    ),
+  },
+  { $id: 'SmsPreview', description: 'What POST /sms/message would do with this body; nothing was stored' },
 );

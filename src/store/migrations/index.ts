@@ -15,6 +15,8 @@ import { listFilters } from './022_list_filters.js';
 import { retention } from './023_retention.js';
 import { sendBudgets } from './024_send_budgets.js';
 import { consoleReads } from './030_console.js';
+import { suppressions } from './040_suppressions.js';
+import { deliveryWindows } from './041_delivery_windows.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -33,6 +35,9 @@ export const MIGRATIONS: readonly Migration[] = [
   retention,
   sendBudgets,
   consoleReads,
+  // 40-49: sending responsibly (decisions §17-§20).
+  suppressions,
+  deliveryWindows,
 ];
 
 /** Serialises the nodes of one PostgreSQL database while they migrate; any 64-bit number works. */
