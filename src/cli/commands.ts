@@ -18,6 +18,7 @@ import { connect } from '../store/connect.js';
 import { credits, integer, nullable, optionalString, parse, requireString } from './args.js';
 import { UsageError, print, withStore } from './context.js';
 import { CONNECTOR_COMMANDS } from './connectors.js';
+import { SMPP_USER_COMMANDS } from './smpp-users.js';
 import { simulateInboundCommand } from './simulate.js';
 import { WEBHOOK_COMMANDS } from './webhooks.js';
 import type { Config } from '../config/config.js';
@@ -289,5 +290,6 @@ export const COMMANDS: Record<string, Command> = {
 
   'simulate inbound': simulateInboundCommand,
   ...CONNECTOR_COMMANDS,
+  ...SMPP_USER_COMMANDS,
   ...WEBHOOK_COMMANDS,
 };

@@ -9,6 +9,7 @@ import type { InboundStore } from './inbound.js';
 import type { OperationsStore } from './operations.js';
 import type { RecipientDetailStore } from './recipient-details.js';
 import type { RetentionStore } from './retention.js';
+import type { SmppServerStore } from './smpp/index.js';
 import type { StatsStore } from './stats.js';
 import type { WebhookStore } from './webhooks.js';
 
@@ -159,6 +160,11 @@ export interface NewMessageInput {
   readonly credits: number;
   /** An Idempotency-Key claim this message completes, in its own transaction (decisions §14). */
   readonly idempotency?: IdempotentCompletion;
+  /**
+   * Accepted over the SMPP server with this registered_delivery (non-zero): its receipts go
+   * back as deliver_sm (decisions §21), recorded in the same transaction.
+   */
+  readonly smppRegisteredDelivery?: number;
 }
 
 export type CreateMessageResult =
@@ -230,5 +236,6 @@ export interface Store {
   readonly operations: OperationsStore;
   readonly idempotency: IdempotencyStore;
   readonly retention: RetentionStore;
+  readonly smpp: SmppServerStore;
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { messageStore } from './messages.js';
 import { operationsStore } from './operations.js';
 import { recipientDetailStore } from './recipient-details.js';
 import { retentionStore } from './retention.js';
+import { smppServerStore } from './smpp/index.js';
 import { statsStore } from './stats.js';
 import type { Store } from './port.js';
 import { webhookStore } from './webhooks.js';
@@ -51,6 +52,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     operations: operationsStore(conn.db, conn.dialect),
     idempotency: idempotencyStore(conn.db),
     retention: retentionStore(conn.db, conn.dialect),
+    smpp: smppServerStore(conn),
     close: () => conn.close(),
   };
 }

@@ -14,6 +14,7 @@ import { idempotencyKeys } from './021_idempotency_keys.js';
 import { listFilters } from './022_list_filters.js';
 import { retention } from './023_retention.js';
 import { consoleReads } from './030_console.js';
+import { smppServer } from './050_smpp_server.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -31,6 +32,8 @@ export const MIGRATIONS: readonly Migration[] = [
   listFilters,
   retention,
   consoleReads,
+  // 50-59: the SMPP server for customers (decisions §21).
+  smppServer,
 ];
 
 /** Serialises the nodes of one PostgreSQL database while they migrate; any 64-bit number works. */
