@@ -43,6 +43,12 @@ export interface IdempotencyClaimed {
   readonly token: string;
 }
 
+/** Where a message came from besides a POST: the SMPP server for customers (decisions §21). */
+export interface SendOrigin {
+  /** submit_sm's registered_delivery: receipts go back as deliver_sm when it asks for them. */
+  readonly smppRegisteredDelivery?: number;
+}
+
 export interface SendDeps {
   readonly store: Store;
   readonly now: () => number;
@@ -59,6 +65,7 @@ export async function sendMessage(
   account: Account,
   input: SendInput,
   claimed?: IdempotencyClaimed,
+  origin: SendOrigin = {},
 ): Promise<SendResult> {
   const now = deps.now();
   const recipients = uniqueRecipients(input.to);
@@ -112,6 +119,7 @@ export async function sendMessage(
     },
     recipients,
     credits: account.credits === null ? 0 : credits,
+    ...(origin.smppRegisteredDelivery && { smppRegisteredDelivery: origin.smppRegisteredDelivery }),
     ...(claimed && {
       idempotency: {
         ...claimed,
