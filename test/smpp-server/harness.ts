@@ -13,6 +13,7 @@ export interface SmppServerHarness {
   readonly db: TestDatabase;
   readonly origin: string;
   readonly smppPort: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON shapes
   http(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** An account with any sender and the given SMPP credentials. */
   customer(
