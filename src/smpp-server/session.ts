@@ -4,16 +4,16 @@
  * the delivery queue. The Link answers enquire_link and unbind, and generic_nack on PDUs it
  * cannot read; what a request means is decided here.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { verifySmppPassword } from '../app/smpp-users.js';
-import { CommandStatus, makePdu, tlv, type Pdu, type PduOf } from '../carriers/smpp/pdu/index.js';
+import { CommandStatus, encodePdu, makePdu, tlv, type Pdu, type PduOf } from '../carriers/smpp/pdu/index.js';
 import { Link } from '../carriers/smpp/session/index.js';
 import type { Account, Store } from '../store/port.js';
 import type { SmppBindMode, SmppUser } from '../store/smpp/index.js';
 import { querySmAnswer } from './query.js';
-import type { SubmitPdu, Submitter } from './submit.js';
+import type { SubmitAnswer, SubmitPdu, Submitter } from './submit.js';
 
 type BindPdu = PduOf<'bind_transmitter'> | PduOf<'bind_receiver'> | PduOf<'bind_transceiver'>;
 
@@ -29,6 +29,8 @@ export const SERVER_SYSTEM_ID = 'smsgw';
 const BIND_TIMEOUT_MS = 30_000;
 /** How long the account read for a submit is reused (credits are checked in the database anyway). */
 const ACCOUNT_TTL_MS = 1000;
+/** Submits remembered per bind to recognise a retransmission. */
+const RECENT_SUBMITS = 1024;
 /** How long unbind and deliver_sm wait for their responses. */
 export const RESPONSE_TIMEOUT_MS = 10_000;
 
@@ -58,6 +60,7 @@ export function serveCustomer(socket: Socket, deps: SessionDeps): Link {
   let bound: { user: SmppUser; mode: SmppBindMode; bindId: string; session: CustomerSession } | null = null;
   let account: { value: Account; readAt: number } | null = null;
   let inFlight = 0;
+  const recent = new Map<number, { fingerprint: string; answer: Promise<SubmitAnswer> }>();
 
   const link: Link = new Link(socket, {
     logger,
@@ -197,7 +200,7 @@ export function serveCustomer(socket: Socket, deps: SessionDeps): Link {
           : answer(pdu, CommandStatus.ESME_ROK, { ...q });
       }
       if (pdu.command === 'cancel_sm') return await onCancel(acct, pdu);
-      const result = await deps.submitter.submit(acct, pdu);
+      const result = await submitOnce(acct, pdu);
       if (result.kind === 'accepted') {
         answer(pdu, CommandStatus.ESME_ROK, {
           messageId: result.messageId,
@@ -216,6 +219,32 @@ export function serveCustomer(socket: Socket, deps: SessionDeps): Link {
     } finally {
       inFlight--;
     }
+  }
+
+  /**
+   * A submit sent again unchanged with the same sequence_number is a client's retry after a
+   * lost response (SMPP has no other idempotency key): it gets the first answer, and creates
+   * nothing. A changed PDU under a reused number is a new submit.
+   */
+  async function submitOnce(acct: Account, pdu: SubmitPdu): Promise<SubmitAnswer> {
+    let fingerprint: string;
+    try {
+      fingerprint = createHash('sha256').update(encodePdu(pdu)).digest('base64');
+    } catch {
+      // A field longer than SMPP allows reads but does not write back: no retry to recognise.
+      return deps.submitter.submit(acct, pdu);
+    }
+    const earlier = recent.get(pdu.sequenceNumber);
+    if (earlier?.fingerprint === fingerprint) return earlier.answer;
+    const answer = deps.submitter.submit(acct, pdu);
+    recent.delete(pdu.sequenceNumber);
+    recent.set(pdu.sequenceNumber, { fingerprint, answer });
+    if (recent.size > RECENT_SUBMITS) recent.delete(recent.keys().next().value!);
+    // A failure is not kept: the retry tries again.
+    answer.catch(
+      () => recent.get(pdu.sequenceNumber)?.answer === answer && recent.delete(pdu.sequenceNumber),
+    );
+    return answer;
   }
 
   async function onCancel(acct: Account, pdu: PduOf<'cancel_sm'>): Promise<void> {

@@ -284,6 +284,25 @@ describe.each(ENGINES)('SMPP server with the npm smpp client on %s', (engine) =>
     );
   });
 
+  it('answers a submit sent again unchanged (same sequence_number) with the first answer', async () => {
+    const { key } = await h.customer('retry', 'pw');
+    const c = await client();
+    await c.bind('retry', 'pw');
+    const fields = {
+      sequence_number: 4242,
+      source_addr: 'Shop',
+      destination_addr: '447700900111',
+      short_message: 'once',
+    };
+    const first = await c.call('submit_sm', fields);
+    const again = await c.call('submit_sm', fields);
+    expect(again.message_id).toBe(first.message_id);
+    const changed = await c.call('submit_sm', { ...fields, short_message: 'twice' });
+    expect(changed.message_id).not.toBe(first.message_id);
+    const list = await h.http('GET', '/v1/sms/messages', key);
+    expect(list.body.data.map((m: { body: string }) => m.body).sort()).toEqual(['once', 'twice']);
+  });
+
   it('answers ESME_RTHROTTLED over the window', async () => {
     await h.customer('jack', 'pw', { window: 1 });
     const c = await client();
