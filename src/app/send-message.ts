@@ -47,6 +47,8 @@ export interface IdempotencyClaimed {
 export interface SendOrigin {
   /** submit_sm's registered_delivery: receipts go back as deliver_sm when it asks for them. */
   readonly smppRegisteredDelivery?: number;
+  /** The ids the earlier parts of a long SMPP submit were answered with. */
+  readonly smppPartIds?: readonly string[];
 }
 
 export interface SendDeps {
@@ -119,7 +121,10 @@ export async function sendMessage(
     },
     recipients,
     credits: account.credits === null ? 0 : credits,
-    ...(origin.smppRegisteredDelivery && { smppRegisteredDelivery: origin.smppRegisteredDelivery }),
+    ...(origin.smppRegisteredDelivery && {
+      smppRegisteredDelivery: origin.smppRegisteredDelivery,
+      smppPartIds: origin.smppPartIds ?? [],
+    }),
     ...(claimed && {
       idempotency: {
         ...claimed,

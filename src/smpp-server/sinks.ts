@@ -32,17 +32,19 @@ export function smppReceiptSink(): TransitionSink {
       const source = sources.get(c.messageId);
       const stat = STAT_OF_STATUS[c.status];
       if (!source || !stat || !wantsReceipt(source.registeredDelivery, c.status === 'delivered')) continue;
-      const payload: DeliveryPayload = {
-        kind: 'receipt',
-        id: String(c.messageId),
-        recipient: c.msisdn,
-        sender: source.sender,
-        stat,
-        submitAt: source.createdAt,
-        doneAt: c.at,
-        text: [...source.body].slice(0, 20).join(''),
-      };
-      rows.push({ accountId: source.accountId, kind: 'receipt', payload: JSON.stringify(payload) });
+      for (const id of source.receiptIds) {
+        const payload: DeliveryPayload = {
+          kind: 'receipt',
+          id,
+          recipient: c.msisdn,
+          sender: source.sender,
+          stat,
+          submitAt: source.createdAt,
+          doneAt: c.at,
+          text: [...source.body].slice(0, 20).join(''),
+        };
+        rows.push({ accountId: source.accountId, kind: 'receipt', payload: JSON.stringify(payload) });
+      }
     }
     await insertSmppDeliveriesIn(tx, rows, changed[0]!.at);
   };

@@ -4,6 +4,7 @@
  * messages arrive in parts (UDH with an 8- or 16-bit reference, SAR TLVs) and are put back
  * together into one message; message_payload carries a long one whole.
  */
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SendDeps } from '../app/send-message.js';
 import { sendMessage } from '../app/send-message.js';
@@ -43,15 +44,25 @@ export interface Submitter {
 }
 
 export function createSubmitter(deps: SendDeps, logger: Logger, reassemblyMs: number): Submitter {
-  const reassembly = new Reassembly<PartMeta>(reassemblyMs, MAX_OPEN_MESSAGES, (a) =>
+  /** Provisional ids given to the parts of each open message so far, by its key. */
+  const partIds = new Map<string, string[]>();
+  const reassembly = new Reassembly<PartMeta>(reassemblyMs, MAX_OPEN_MESSAGES, (a) => {
+    partIds.delete(keyId(a.key));
     logger.warn(
       { parts: a.parts.length, of: a.key.total, source: a.meta.pdu.sourceAddr },
       'long submit given up: parts missing after the reassembly timeout',
-    ),
-  );
+    );
+  });
+  // Unique across restarts and nodes: a client keys its receipts by these ids.
+  const idBase = `p${randomBytes(5).toString('hex')}-`;
   let provisional = 0;
 
-  const accept = async (account: Account, pdu: SubmitPdu, octets: Buffer): Promise<SubmitAnswer> => {
+  const accept = async (
+    account: Account,
+    pdu: SubmitPdu,
+    octets: Buffer,
+    earlierParts: readonly string[] = [],
+  ): Promise<SubmitAnswer> => {
     const now = deps.now();
     const { to, unsuccess } = destinations(pdu);
     if (to.length === 0) return { kind: 'refused', status: CommandStatus.ESME_RINVDSTADR, unsuccess };
@@ -79,7 +90,7 @@ export function createSubmitter(deps: SendDeps, logger: Logger, reassemblyMs: nu
           delivery_report: null,
         },
         undefined,
-        { smppRegisteredDelivery: pdu.registeredDelivery & 0x03 },
+        { smppRegisteredDelivery: pdu.registeredDelivery & 0x03, smppPartIds: earlierParts },
       );
       if (result.kind !== 'created') return { kind: 'refused', status: CommandStatus.ESME_RINVMSGLEN };
       return { kind: 'accepted', messageId: String(result.messageID), unsuccess };
@@ -101,20 +112,29 @@ export function createSubmitter(deps: SendDeps, logger: Logger, reassemblyMs: nu
         total: part.total,
       };
       const whole = reassembly.add(key, part.seq, part.body, { pdu });
+      const id = keyId(key);
       if (whole === null) {
         // Answered at once: a client whose window is smaller than the part count would
-        // otherwise wait for answers that wait for its next part.
-        provisional = (provisional + 1) % 1e9;
-        return { kind: 'accepted', messageId: `p${provisional}`, unsuccess: [] };
+        // otherwise wait for answers that wait for its next part. The part gets a receipt of
+        // its own under this id when the message's comes.
+        provisional = (provisional + 1) % 1e12;
+        const messageId = `${idBase}${provisional}`;
+        partIds.set(id, [...(partIds.get(id) ?? []), messageId]);
+        return { kind: 'accepted', messageId, unsuccess: [] };
       }
       try {
-        return await accept(account, whole.meta.pdu, joined(whole));
+        return await accept(account, whole.meta.pdu, joined(whole), partIds.get(id) ?? []);
       } finally {
+        partIds.delete(id);
         reassembly.finish(key, true);
       }
     },
     close: () => reassembly.flush(),
   };
+}
+
+function keyId(key: PartKey): string {
+  return JSON.stringify([key.from, key.to, key.ref, key.total]);
 }
 
 function joined(a: Assembly<PartMeta>): Buffer {

@@ -226,6 +226,7 @@ async function createIn(
               messageId: ids[i]!,
               accountId: input.message.accountId,
               registeredDelivery: input.smppRegisteredDelivery,
+              partIds: input.smppPartIds ?? [],
             },
           ]
         : [],

@@ -165,6 +165,8 @@ export interface NewMessageInput {
    * back as deliver_sm (decisions §21), recorded in the same transaction.
    */
   readonly smppRegisteredDelivery?: number;
+  /** The ids the earlier parts of a long SMPP submit were answered with; each gets a receipt. */
+  readonly smppPartIds?: readonly string[];
 }
 
 export type CreateMessageResult =

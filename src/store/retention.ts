@@ -136,7 +136,11 @@ export function retentionStore(db: Kysely<Database>, dialect: Dialect): Retentio
           .where((eb) =>
             eb.or([
               eb.and([eb('state', '=', 'done'), eb('done_at', '<', before)]),
-              eb.and([eb('state', '=', 'pending'), eb('created_at', '<', before), eb('locked_by', 'is', null)]),
+              eb.and([
+                eb('state', '=', 'pending'),
+                eb('created_at', '<', before),
+                eb('locked_by', 'is', null),
+              ]),
             ]),
           )
           .orderBy('id')

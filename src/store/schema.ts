@@ -327,6 +327,8 @@ export interface SmppSubmitsTable {
   message_id: number;
   account_id: number;
   registered_delivery: number;
+  /** Provisional ids of the earlier parts of a long submit, comma-separated; null: one part. */
+  part_ids: string | null;
 }
 
 /** A deliver_sm (receipt or MO) owed to a customer's receiver bind. */

@@ -224,6 +224,23 @@ describe.skipIf(!haveKannel)('Kannel as an SMPP customer of smsgw', () => {
     );
   });
 
+  it('a long text Kannel splits into UDH parts is one message in smsgw, and is reported delivered', async () => {
+    const text = 'Kannel splits this long message into concatenated parts for smsgw. '.repeat(5).trim();
+    expect((await send('long', '447700900503', text)).status).toBe(202);
+    const stored = await waitFor(
+      async () => (await messages()).find((m) => m.to.includes('+447700900503')),
+      'the long message',
+      20_000,
+    );
+    expect(stored.body).toBe(text);
+    expect((await messages()).filter((m) => m.to.includes('+447700900503'))).toHaveLength(1);
+    await waitFor(() => reports('long').includes('1') || undefined, 'the delivered report', 20_000).catch(
+      (e: Error) => {
+        throw new Error(`${e.message}\n${logs()}`);
+      },
+    );
+  });
+
   it('an inbound message for the account reaches Kannel’s sms-service', async () => {
     const r = await h.http('POST', '/admin/v1/simulator/inbound', ADMIN, {
       from: '+447700900599',

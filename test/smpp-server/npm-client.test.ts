@@ -188,6 +188,29 @@ describe.each(ENGINES)('SMPP server with the npm smpp client on %s', (engine) =>
     }
   });
 
+  it('sends a receipt for each part id of a long submit, the messageID last', async () => {
+    await h.customer('parts', 'pw');
+    const c = await client();
+    await c.bind('parts', 'pw');
+    const answers = [];
+    for (const seq of [1, 2]) {
+      answers.push(
+        await c.call('submit_sm', {
+          source_addr: 'Shop',
+          destination_addr: '447700900032',
+          esm_class: 0x40,
+          registered_delivery: 1,
+          short_message: Buffer.concat([Buffer.of(5, 0, 3, 0x99, 2, seq), Buffer.from('x'.repeat(150))]),
+        }),
+      );
+    }
+    const [first, last] = answers.map((a) => String(a.message_id));
+    expect(first).toMatch(/^p[0-9a-f]+-\d+$/);
+    expect(last).toMatch(/^\d+$/);
+    for (const id of [first, last])
+      await waitFor(() => c.delivered.find((d) => d.receipted_message_id === id), `the receipt for ${id}`);
+  });
+
   it('reads data_coding 8 (UCS-2) and 3 (Latin-1), and data_sm', async () => {
     const { key } = await h.customer('fred', 'pw');
     const c = await client();

@@ -26,6 +26,9 @@ async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('message_id', big, (c) => c.primaryKey())
     .addColumn('account_id', big, (c) => c.notNull())
     .addColumn('registered_delivery', 'integer', (c) => c.notNull())
+    // The ids the earlier parts of a long submit were answered with, comma-separated: each
+    // gets a receipt too, as from an SMSC that stored the parts apart (Kannel waits for all).
+    .addColumn('part_ids', 'text')
     .execute();
 
   // deliver_sm owed to customers (receipts and MO), queued in the transaction of the change

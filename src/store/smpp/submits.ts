@@ -6,6 +6,8 @@ export interface SmppSubmit {
   readonly messageId: number;
   readonly accountId: number;
   readonly registeredDelivery: number;
+  /** Ids the earlier parts of a long submit were answered with. */
+  readonly partIds: readonly string[];
 }
 
 /** In the transaction that accepts the messages, so no receipt can come before its row. */
@@ -21,6 +23,7 @@ export async function recordSmppSubmitsIn(
         message_id: s.messageId,
         account_id: s.accountId,
         registered_delivery: s.registeredDelivery,
+        part_ids: s.partIds.length > 0 ? s.partIds.join(',') : null,
       })),
     )
     .execute();
@@ -34,6 +37,8 @@ export interface ReceiptSource {
   readonly sender: string;
   readonly body: string;
   readonly createdAt: number;
+  /** The ids a receipt goes out under: the earlier parts' and then the messageID. */
+  readonly receiptIds: readonly string[];
 }
 
 /** The SMPP submits among `messageIds` that asked for receipts, with their messages. */
@@ -46,7 +51,15 @@ export async function receiptSourcesIn(
     const rows = await tx
       .selectFrom('smpp_submits as s')
       .innerJoin('messages as m', 'm.id', 's.message_id')
-      .select(['s.message_id', 's.account_id', 's.registered_delivery', 'm.sender', 'm.body', 'm.created_at'])
+      .select([
+        's.message_id',
+        's.account_id',
+        's.registered_delivery',
+        's.part_ids',
+        'm.sender',
+        'm.body',
+        'm.created_at',
+      ])
       .where('s.message_id', 'in', part)
       .execute();
     for (const r of rows) {
@@ -57,6 +70,7 @@ export async function receiptSourcesIn(
         sender: r.sender,
         body: r.body,
         createdAt: Number(r.created_at),
+        receiptIds: [...(r.part_ids ? r.part_ids.split(',') : []), String(r.message_id)],
       });
     }
   }
