@@ -13,6 +13,8 @@ import { RESPONSE_TIMEOUT_MS, type CustomerSession } from './session.js';
 
 /** A claimed row is the node's for this long: more than a deliver_sm can take to be answered. */
 const LEASE_MS = 60_000;
+/** Rows claimed at once for one account. */
+const MAX_CLAIM = 500;
 /** How often the store is asked for new rows while receivers are bound (other nodes' commits wake nobody here). */
 const POLL_MS = 200;
 /** After a deliver_sm the customer refused or left unanswered: 5 s, growing to 5 min. */
@@ -108,24 +110,28 @@ export function startDeliverer(deps: {
   };
 
   const round = async () => {
-    const accounts = [...receivers.keys()].filter((id) => room(id) > 0);
-    if (accounts.length === 0) return;
-    const limit = accounts.reduce((n, id) => n + room(id), 0);
-    const at = now();
-    const rows = await deliveries.claim(node, accounts, at, at + LEASE_MS, Math.min(limit, 500));
-    const unsent: number[] = [];
-    for (const row of rows) {
-      const session = pick(row.accountId);
-      if (!session) {
-        unsent.push(row.id);
-        continue;
+    // Account by account, each as many as its binds have room for: a claim never holds rows
+    // no bind can take now (they would wait out a retry they never earned).
+    for (const accountId of [...receivers.keys()]) {
+      const limit = Math.min(room(accountId), MAX_CLAIM);
+      if (limit <= 0) continue;
+      const at = now();
+      const rows = await deliveries.claim(node, [accountId], at, at + LEASE_MS, limit);
+      const unsent: number[] = [];
+      for (const row of rows) {
+        const session = pick(row.accountId);
+        if (!session) {
+          unsent.push(row.id);
+          continue;
+        }
+        const p = deliver(row, session).finally(() => inFlight.delete(p));
+        inFlight.add(p);
       }
-      const p = deliver(row, session).finally(() => inFlight.delete(p));
-      inFlight.add(p);
+      // The binds went while the claim ran: free for the next one at once.
+      if (unsent.length > 0) await deliveries.retry(node, unsent, at);
+      // A full claim may leave more due: go on at once.
+      if (rows.length >= limit) again = true;
     }
-    if (unsent.length > 0) await deliveries.retry(node, unsent, at);
-    // A full claim may leave more due: go on at once.
-    if (rows.length > 0 && rows.length >= Math.min(limit, 500)) again = true;
   };
 
   const run = () => {
