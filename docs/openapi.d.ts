@@ -1932,7 +1932,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description The account can no longer bind (binds open now last until they end) */
+        /** @description The account can no longer bind; a bind open now is unbound at its next request */
         RemovedSmppUser: {
             /**
              * Format: int64
@@ -5225,7 +5225,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account can no longer bind (binds open now last until they end) */
+            /** @description The account can no longer bind; a bind open now is unbound at its next request */
             200: {
                 headers: {
                     /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */

@@ -108,10 +108,20 @@ export function serveCustomer(socket: Socket, deps: SessionDeps): Link {
     }
   };
 
-  const currentAccount = async (): Promise<Account | null> => {
+  /**
+   * The bound account, read again at most every ACCOUNT_TTL_MS, with its credentials: once
+   * they are removed or changed (DELETE or PUT …/smpp) the bind ends at its next request.
+   */
+  const currentAccount = async (): Promise<Account | 'revoked' | null> => {
     const now = deps.now();
     if (account && now - account.readAt < ACCOUNT_TTL_MS) return account.value;
-    const value = await deps.store.accounts.get(bound!.user.accountId);
+    const { user } = bound!;
+    const [value, current] = await Promise.all([
+      deps.store.accounts.get(user.accountId),
+      deps.store.smpp.users.get(user.accountId),
+    ]);
+    if (!current || current.systemId !== user.systemId || current.passwordHash !== user.passwordHash)
+      return 'revoked';
     account = value ? { value, readAt: now } : null;
     return value;
   };
@@ -192,6 +202,15 @@ export function serveCustomer(socket: Socket, deps: SessionDeps): Link {
     inFlight++;
     try {
       const acct = await currentAccount();
+      if (acct === 'revoked') {
+        logger.info({ systemId: bound.user.systemId }, 'credentials changed or removed: unbinding');
+        answer(pdu, CommandStatus.ESME_RINVBNDSTS);
+        state = 'closing';
+        void link
+          .request({ command: 'unbind', commandStatus: 0 }, RESPONSE_TIMEOUT_MS)
+          .then(() => link.end('credentials revoked'));
+        return;
+      }
       if (!acct) return answer(pdu, CommandStatus.ESME_RSYSERR);
       if (pdu.command === 'query_sm') {
         const q = await querySmAnswer(deps.store, acct, pdu.messageId);

@@ -91,12 +91,18 @@ export class Client {
   private constructor(readonly session: SmppSession) {}
 
   private isClosed = false;
+  /** The server sent unbind. */
+  unbound = false;
 
   static async connect(port: number): Promise<Client> {
     const session = smpp.connect({ host: '127.0.0.1', port });
     const client = new Client(session);
     session.on('error', () => {});
     session.on('close', () => (client.isClosed = true));
+    session.on('unbind', (pdu) => {
+      client.unbound = true;
+      session.send(pdu.response());
+    });
     session.on('deliver_sm', (pdu) => {
       if (client.deliverStatus === 0) client.delivered.push(pdu);
       session.send(pdu.response({ command_status: client.deliverStatus }));

@@ -340,6 +340,32 @@ describe.each(ENGINES)('SMPP server with the npm smpp client on %s', (engine) =>
     expect(statuses).toContain(smpp.errors.ESME_RTHROTTLED);
   });
 
+  it('ends a bind whose credentials were removed at its next request', async () => {
+    const { id } = await h.customer('gone', 'pw');
+    const c = await client();
+    await c.bind('gone', 'pw');
+    const before = await c.call('submit_sm', {
+      source_addr: 'Shop',
+      destination_addr: '447700900121',
+      short_message: 'x',
+    });
+    expect(before.command_status).toBe(0);
+    expect((await h.http('DELETE', `/admin/v1/accounts/${id}/smpp`, ADMIN)).status).toBe(200);
+    const after = await waitFor(async () => {
+      const r = await c.call('submit_sm', {
+        source_addr: 'Shop',
+        destination_addr: '447700900121',
+        short_message: 'x',
+      });
+      return r.command_status === 0 ? undefined : r;
+    }, 'a refused submit');
+    expect(after.command_status).toBe(smpp.errors.ESME_RINVBNDSTS);
+    await c.closed();
+    expect(c.unbound).toBe(true);
+    const again = await client();
+    expect((await again.bind('gone', 'pw')).command_status).toBe(smpp.errors.ESME_RBINDFAIL);
+  });
+
   it('holds max_binds across binds of the account', async () => {
     await h.customer('kim', 'pw', { max_binds: 1 });
     const a = await client();

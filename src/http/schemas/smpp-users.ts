@@ -51,6 +51,6 @@ export const SmppUserRemoved = Type.Object(
   { accountID: AccountId, removed: Type.Literal(true) },
   {
     $id: 'RemovedSmppUser',
-    description: 'The account can no longer bind (binds open now last until they end)',
+    description: 'The account can no longer bind; a bind open now is unbound at its next request',
   },
 );
