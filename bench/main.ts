@@ -24,6 +24,10 @@ const BENCHES: Record<string, Bench> = {
     summary: 'End to end: API → SMPP to smsc-sim with receipts → webhooks; CPU per message, lag, RSS',
     run: async (argv) => (await import('./e2e.js')).runE2eBench(argv),
   },
+  cluster: {
+    summary: 'Several nodes: the same 50,000 recipients through 1, 2 and 3 node processes on one PostgreSQL',
+    run: async (argv) => (await import('./cluster.js')).runClusterBench(argv),
+  },
   smpp: {
     summary: 'SMPP: 100,000 recipients API → connector → smsc-sim (window 100), to sent and to delivered',
     run: async (argv) => (await import('./smpp.js')).runSmppBench(argv),

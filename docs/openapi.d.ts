@@ -389,6 +389,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook receivers and their circuit breaker, as this node's sender sees them
+         * @description An endpoint that fails or times out repeatedly is paused (circuit open) with a growing backoff; its deliveries keep their schedule and nothing is lost. Each node answers for itself.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/connectors": {
         parameters: {
             query?: never;
@@ -1656,6 +1676,34 @@ export interface components {
             /** @description Whether the number routes to an account */
             routed: boolean;
         };
+        /** @description The receivers this node has deliveries in hand for, and those whose circuit is not closed; each node keeps its own */
+        WebhookEndpointList: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description A webhook receiver's state in this node's sender */
+        WebhookEndpoint: {
+            /**
+             * @description Scheme, host and port the deliveries go to
+             * @example https://hooks.example.com
+             */
+            origin: string;
+            /**
+             * @description closed: sending; open: paused after failures in a row, until reopens_at (its deliveries keep their schedule); probing: one attempt decides
+             * @enum {string}
+             */
+            circuit: "closed" | "open" | "probing";
+            /** @description Attempts in a row with no answer, 429 or 5xx */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description When an open circuit lets one attempt through; null otherwise
+             */
+            reopens_at: string | null;
+            /** @description Attempts to it running now */
+            in_flight: number;
+            /** @description Deliveries this node holds for it, waiting for a turn */
+            waiting: number;
+        };
         /** @description Every SMPP connector */
         ConnectorList: {
             connectors: components["schemas"]["Connector"][];
@@ -1688,6 +1736,8 @@ export interface components {
             concatenation: "udh8" | "udh16" | "sar" | "payload";
             request_receipts: boolean;
             enabled: boolean;
+            /** @description Binds to this SMSC across all nodes together */
+            max_binds: number;
             /**
              * Format: date-time
              * @description RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T15:30:00.123Z
@@ -1792,6 +1842,8 @@ export interface components {
             request_receipts?: boolean;
             /** @description A disabled connector is not bound; default true */
             enabled?: boolean;
+            /** @description Binds to this SMSC across all nodes together, 1 to 100; default 1 (decisions §23) */
+            max_binds?: number;
         };
         /** @description The settings to change; the others stay */
         UpdateConnectorRequest: {
@@ -1844,6 +1896,8 @@ export interface components {
             request_receipts?: boolean;
             /** @description A disabled connector is not bound; default true */
             enabled?: boolean;
+            /** @description Binds to this SMSC across all nodes together, 1 to 100; default 1 (decisions §23) */
+            max_binds?: number;
         };
         /** @description The connector and its routes are gone */
         RemovedConnector: {
@@ -4417,6 +4471,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receivers this node has deliveries in hand for, and those whose circuit is not closed; each node keeps its own */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description The key or token is missing, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description The path does not support this method */

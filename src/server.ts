@@ -99,6 +99,7 @@ export async function startServer(
     now,
     wake: () => engine?.wake(),
     connectorStates: () => engine?.connectorStates() ?? Promise.resolve({}),
+    webhookEndpoints: () => engine?.webhookEndpoints() ?? Promise.resolve([]),
     onRoutingChanged: () => engine?.routingChanged(),
     consoleDir: options.consoleDir ?? BUILT_CONSOLE,
     lifecycle: { engine: () => engineState, stopping: () => stopping },

@@ -28,6 +28,7 @@ export const CONNECTOR_SETTING_DEFAULTS = {
   concatenation: 'udh8',
   requestReceipts: true,
   enabled: true,
+  maxBinds: 1,
 } as const satisfies Partial<NewConnector>;
 
 /** Settings as an edge received them: any value may be wrong until checked. */
@@ -39,6 +40,8 @@ const PREFIX = /^\+\d{0,15}$/;
 /** Kept inside a 32-bit integer column on both engines. */
 const PRIORITY_LIMIT = 1_000_000;
 const THROUGHPUT_MAX = 1_000_000;
+/** Binds to one SMSC across the nodes; SMSCs allow a handful per account, rarely more. */
+const MAX_BINDS_MAX = 100;
 
 /** Bind fields are C-octet strings of one octet per character (SMPP 3.4 §4.1). */
 function isLatin1(value: string): boolean {
@@ -112,6 +115,14 @@ export function checkConnectorPatch(v: ConnectorSettingsInput): ConnectorPatch {
     patch.concatenation = oneOf('concatenation', v.concatenation, CONCATENATION_MODES);
   if (v.requestReceipts !== undefined) patch.requestReceipts = bool('request_receipts', v.requestReceipts);
   if (v.enabled !== undefined) patch.enabled = bool('enabled', v.enabled);
+  if (v.maxBinds !== undefined)
+    patch.maxBinds = int(
+      'max_binds',
+      v.maxBinds,
+      1,
+      MAX_BINDS_MAX,
+      `max_binds must be 1 to ${MAX_BINDS_MAX} binds across all nodes`,
+    );
   return patch;
 }
 
@@ -238,6 +249,7 @@ export function connectorView(c: ConnectorRecord) {
     concatenation: c.concatenation,
     request_receipts: c.requestReceipts,
     enabled: c.enabled,
+    max_binds: c.maxBinds,
     created_at: formatDateTime(c.createdAt),
     updated_at: formatDateTime(c.updatedAt),
   };

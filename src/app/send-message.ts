@@ -121,6 +121,7 @@ export async function sendMessage(
     },
     recipients,
     credits: account.credits === null ? 0 : credits,
+    metered: account.sendRate !== null,
     ...(origin.smppRegisteredDelivery && {
       smppRegisteredDelivery: origin.smppRegisteredDelivery,
       smppPartIds: origin.smppPartIds ?? [],

@@ -36,13 +36,14 @@ const settingOptions = {
   'no-receipts': { type: 'boolean' },
   enabled: { type: 'boolean' },
   disabled: { type: 'boolean' },
+  'max-binds': { type: 'string' },
 } as const;
 
 const SETTINGS_USAGE =
   '[--system-type T] [--bind-mode transceiver|transmitter_receiver] [--tls | --no-tls]\n' +
   '       [--window N] [--throughput N] [--source-ton N|none] [--source-npi N|none] [--dest-ton N]\n' +
   '       [--dest-npi N] [--data-coding 0|3] [--concatenation udh8|udh16|sar|payload]\n' +
-  '       [--receipts | --no-receipts] [--enabled | --disabled]';
+  '       [--receipts | --no-receipts] [--enabled | --disabled] [--max-binds N]';
 
 /** A flag pair such as --tls / --no-tls: undefined when neither is given. */
 function toggle(values: Parsed['values'], on: string, off: string): boolean | undefined {
@@ -75,6 +76,7 @@ function settingsInput(values: Parsed['values']): ConnectorSettingsInput {
     concatenation: optionalString(values, 'concatenation'),
     requestReceipts: toggle(values, 'receipts', 'no-receipts'),
     enabled: toggle(values, 'enabled', 'disabled'),
+    maxBinds: integer(optionalString(values, 'max-binds'), 'max-binds'),
   };
 }
 

@@ -167,7 +167,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     stages,
     hold: () => webhookStage.hold(),
     nextDue: async () => {
-      const due = await store.engine.nextDue();
+      const due = await store.engine.nextDue(now());
       const times = [due.sends, due.jobs, due.webhooks, jobs.nextSweepAt()].filter(
         (t): t is number => t !== null,
       );

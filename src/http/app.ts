@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { Logger } from 'pino';
 import type { Lifecycle } from '../app/readiness.js';
+import type { EndpointState } from '../webhooks/sender.js';
 import type { Config } from '../config/config.js';
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
 import type { Store } from '../store/port.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   readonly wake?: () => void;
   /** Live state of each running SMPP connector, for the admin API. */
   readonly connectorStates?: () => Promise<Record<string, unknown>>;
+  /** This node's webhook receivers and their circuit breakers, for the admin API. */
+  readonly webhookEndpoints?: () => Promise<readonly EndpointState[]>;
   /** Connectors or routes changed through the admin API: reload the router now. */
   readonly onRoutingChanged?: () => void;
   /** The live dashboard's counters and gauges; default: read from the store. */

@@ -46,6 +46,7 @@ import {
 import { nextDueDelivery } from './webhooks/next-due.js';
 import { setHold, type DeliveryHold } from './webhooks/enqueue.js';
 import { countedTransaction, type OnEntered } from './entered.js';
+import { createSendMeter } from './send-budgets.js';
 import { recordAttemptsIn, type DeliveryResult } from './webhooks/record.js';
 
 export type {
@@ -104,8 +105,11 @@ export interface EngineStore {
   tick<T>(work: (ops: TickOps) => Promise<T>, hold?: DeliveryHold): Promise<T>;
   /** Whether a send claim would find anything, asked without a write transaction. */
   anySendDue(now: number): Promise<boolean>;
-  /** When the next send, message job or webhook becomes due; null when none is waiting. */
-  nextDue(): Promise<{ sends: number | null; jobs: number | null; webhooks: number | null }>;
+  /**
+   * When the next send, message job or webhook becomes due; null when none is waiting. `now`
+   * is the engine's clock: an account whose send_rate ran out until later is due then.
+   */
+  nextDue(now: number): Promise<{ sends: number | null; jobs: number | null; webhooks: number | null }>;
   join(
     node: Omit<NodeInfo, 'heartbeatAt'>,
     now: number,
@@ -172,6 +176,7 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sinks: Engin
   const tx = <T>(run: (t: Kysely<Database>) => Promise<T>) =>
     withDeadlockRetry(() => countedTransaction(db, sinks.entered, run));
   const messages = messageCache();
+  const meter = createSendMeter();
   const opsOf = (t: Kysely<Database>): TickOps => ({
     recordSubmits: (node, connector, results, retryDelay, now) =>
       recordSubmitsIn(t, dialect, node, connector, results, retryDelay, now, sink),
@@ -185,7 +190,7 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sinks: Engin
       if (routed.length > 0) await sinks.inbound?.(t, routed);
       return stored;
     },
-    claimSends: (node, now, limit) => claimSendsIn(t, dialect, node, now, limit, messages, sink),
+    claimSends: (node, now, limit) => claimSendsIn(t, dialect, node, now, limit, messages, sink, meter),
     runMessageJobs: (now, limit) => runMessageJobsIn(t, dialect, now, limit, sink),
     claimWebhooks: (request) => claimDeliveriesIn(t, dialect, request),
     secretsOf: (accountIds) => secretsOfIn(t, [...accountIds]),
@@ -207,8 +212,8 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sinks: Engin
       });
     },
     anySendDue: (now) => anySendDue(db, now),
-    nextDue: async () => ({
-      sends: await nextSendDue(db),
+    nextDue: async (now) => ({
+      sends: await nextSendDue(db, meter.throttled(now)),
       jobs: await nextJobDue(db),
       webhooks: await nextDueDelivery(db),
     }),

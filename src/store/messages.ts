@@ -235,6 +235,8 @@ async function createIn(
 
   const pendingRows: unknown[][] = [];
   const dueRows: unknown[][] = [];
+  // Due now too, but never held here: their account's send_rate is spent by the claims.
+  const meteredRows: unknown[][] = [];
   const jobs: NewJob[] = [];
   const dueMessages = new Map<
     number,
@@ -248,7 +250,7 @@ async function createIn(
     }
   >();
   const createdAt = items[0]?.message.createdAt ?? 0;
-  accepted.forEach(({ input: { message, recipients }, result }, i) => {
+  accepted.forEach(({ input: { message, recipients, metered }, result }, i) => {
     const id = ids[i]!;
     results[result] = { kind: 'created', id };
     // The message's work is queued in the same commit: accepted means it will be sent.
@@ -256,7 +258,7 @@ async function createIn(
       !message.paused && message.sendAt <= message.createdAt && recipients.length <= RELEASE_AT_ACCEPT_MAX;
     if (dueNow) {
       for (const msisdn of recipients) {
-        dueRows.push([
+        (metered ? meteredRows : dueRows).push([
           id,
           message.accountId,
           msisdn,
@@ -290,11 +292,12 @@ async function createIn(
   });
   await insertRows(tx, 'recipients', PENDING_COLUMNS, pendingRows);
   countEntered(tx, 'pending', pendingRows.length);
-  countEntered(tx, 'submitted', dueRows.length);
+  countEntered(tx, 'submitted', dueRows.length + meteredRows.length);
   // The first recipients due now, as many as the node's engine has room for, are held by it.
   const held = hold ? hold.take(dueRows.length) : 0;
   if (hold) hold.taken += held;
   dueRows.forEach((row, i) => row.push(i < held ? hold!.node : null));
+  for (const row of meteredRows) dueRows.push([...row, null]);
   const submitted = await insertRowsReturning<{
     id: number;
     message_id: number;

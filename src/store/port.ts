@@ -167,6 +167,11 @@ export interface NewMessageInput {
   readonly smppRegisteredDelivery?: number;
   /** The ids the earlier parts of a long SMPP submit were answered with; each gets a receipt. */
   readonly smppPartIds?: readonly string[];
+  /**
+   * The account has a send_rate (decisions §13): its recipients are never handed to the
+   * accepting node's engine at once, but claimed, where the rate's tokens are spent.
+   */
+  readonly metered?: boolean;
 }
 
 export type CreateMessageResult =

@@ -29,6 +29,14 @@ export interface Database {
   smpp_submits: SmppSubmitsTable;
   smpp_deliveries: SmppDeliveriesTable;
   smpp_binds: SmppBindsTable;
+  send_budgets: SendBudgetsTable;
+}
+
+/** An account's send_rate token bucket (decisions §13), shared by every node. */
+export interface SendBudgetsTable {
+  account_id: number;
+  tokens: number;
+  refilled_at: number;
 }
 
 /** A running smsgw node (decisions §23); its work is taken over when its heartbeat stops. */

@@ -6,6 +6,7 @@ import { insertRows } from './insert-rows.js';
 import { list, rows as tableOf, runShaped } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type Change, type Changed, type TransitionSink } from './transitions.js';
+import { openBudgetIn, spendBudgetIn, type SendMeter } from './send-budgets.js';
 
 /** One recipient to submit, with what the carrier needs. */
 export interface SendWork {
@@ -75,16 +76,27 @@ export async function claimSendsIn(
   limit: number,
   messages: MessageCache,
   sink?: TransitionSink,
+  meter?: SendMeter,
 ): Promise<SendWork[]> {
   const accounts = await accountsWithSends(tx, ACCOUNTS_PER_CLAIM);
   if (accounts.length === 0) return [];
+  const rates = meter ? await meter.ratesOf(tx, accounts, now) : new Map<number, number>();
   const share = Math.max(1, Math.ceil(limit / accounts.length));
   const lock = dialect.rowLocks ? ' for update skip locked' : '';
   const claimed: { id: number; message_id: number; account_id: number; msisdn: string; attempts: number }[] =
     [];
   for (const accountId of accounts) {
-    const take = Math.min(share, limit - claimed.length);
+    let take = Math.min(share, limit - claimed.length);
     if (take <= 0) break;
+    const rate = rates.get(accountId);
+    const budget = rate === undefined ? null : await openBudgetIn(tx, accountId, rate, now);
+    if (budget) {
+      take = Math.min(take, Math.floor(budget.available));
+      if (take <= 0) {
+        meter!.throttle(accountId, now + Math.ceil(((1 - budget.available) * 1000) / budget.rate));
+        continue;
+      }
+    }
     // The subquery's text names status = 'submitted' so SQLite uses the partial index.
     const { rows } = await runShaped<{ id: number; message_id: number; msisdn: string; attempts: number }>(
       tx,
@@ -97,6 +109,10 @@ export async function claimSendsIn(
       [node, accountId, now, take],
     );
     for (const r of rows) claimed.push({ ...r, account_id: accountId });
+    if (budget) {
+      const empty = await spendBudgetIn(tx, budget, rows.length, now);
+      if (empty !== null) meter!.throttle(accountId, empty);
+    }
   }
   if (claimed.length === 0) return [];
 
@@ -172,17 +188,28 @@ export async function anySendDue(db: Kysely<Database>, now: number): Promise<boo
   return rows.length > 0;
 }
 
-/** When the next unheld submitted recipient becomes due; null when there is none. */
-export async function nextSendDue(db: Kysely<Database>): Promise<number | null> {
+/**
+ * When the next unheld submitted recipient becomes due; null when there is none. The recipients
+ * of `throttled` accounts (their send_rate's bucket is empty) are due when the bucket has a
+ * token again, whatever their due_at says.
+ */
+export async function nextSendDue(
+  db: Kysely<Database>,
+  throttled: ReadonlyMap<number, number> = new Map(),
+): Promise<number | null> {
+  const excluded = [...throttled.keys()];
   const { rows } = await runShaped<{ next: number | string | null }>(
     db,
-    'next-send-due',
-    () =>
-      `select min("due_at") as "next" from "recipients" where status = 'submitted' and "locked_by" is null`,
-    [],
+    excluded.length === 0 ? 'next-send-due' : 'next-send-due-except',
+    (p) =>
+      `select min("due_at") as "next" from "recipients" where status = 'submitted' and "locked_by" is null` +
+      (excluded.length === 0 ? '' : ` and not ("account_id" ${p.in()})`),
+    excluded.length === 0 ? [] : [list(excluded)],
   );
   const next = rows[0]?.next;
-  return next === null || next === undefined ? null : Number(next);
+  const times = [...throttled.values()];
+  if (next !== null && next !== undefined) times.push(Number(next));
+  return times.length === 0 ? null : Math.min(...times);
 }
 
 export interface RecordedSubmits {

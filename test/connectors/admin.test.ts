@@ -70,6 +70,7 @@ describe.each(ENGINES)('connector and route admin API on %s', (engine) => {
       concatenation: 'udh8',
       request_receipts: true,
       enabled: true,
+      max_binds: 1,
       created_at: '2026-11-21T12:00:00.000Z',
       updated_at: '2026-11-21T12:00:00.000Z',
       state: null,
@@ -95,6 +96,7 @@ describe.each(ENGINES)('connector and route admin API on %s', (engine) => {
       concatenation: 'payload',
       request_receipts: false,
       enabled: false,
+      max_binds: 3,
     };
     const r = await admin('POST', '/connectors', { name: 'Full_set-1', ...SMSC, password: '', ...settings });
     expect(r.status).toBe(201);
@@ -108,6 +110,7 @@ describe.each(ENGINES)('connector and route admin API on %s', (engine) => {
       concatenation: 'payload',
       requestReceipts: false,
       enabled: false,
+      maxBinds: 3,
     });
   });
 
@@ -139,6 +142,9 @@ describe.each(ENGINES)('connector and route admin API on %s', (engine) => {
       [{ concatenation: 'udh32' }, 'concatenation'],
       [{ request_receipts: 1 }, 'request_receipts'],
       [{ enabled: 'no' }, 'enabled'],
+      [{ max_binds: 0 }, 'max_binds'],
+      [{ max_binds: 101 }, 'max_binds'],
+      [{ max_binds: 1.5 }, 'max_binds'],
     ];
     for (const [fields, argument] of cases) {
       const r = await admin('POST', '/connectors', { name: 'bad', ...SMSC, ...fields });

@@ -67,6 +67,7 @@ describe.each(ENGINES)('smsgw connectors and routes on %s', (engine) => {
       concatenation: 'udh8',
       request_receipts: true,
       enabled: true,
+      max_binds: 1,
     });
     expect(printed.password).toBeUndefined();
     expect(printed.state).toBeUndefined();
@@ -172,9 +173,12 @@ describe.each(ENGINES)('smsgw connectors and routes on %s', (engine) => {
       enabled: false,
     });
     expect((await t.store.connectors.get('cli-update'))?.password).toBe('newpw');
-    expect(await run('connectors update', ['cli-update', '--enabled', '--receipts'])).toMatchObject({
+    expect(
+      await run('connectors update', ['cli-update', '--enabled', '--receipts', '--max-binds', '2']),
+    ).toMatchObject({
       enabled: true,
       request_receipts: true,
+      max_binds: 2,
       port: 2776,
     });
     await expect(run('connectors update', ['nobody', '--port', '1'])).rejects.toBeInstanceOf(NotFoundError);

@@ -69,7 +69,7 @@ describe.each(ENGINES)('webhook leases on %s', (engineName) => {
     expect(held).toMatchObject({ retryAttempts: 0, url: 'https://a.example/hook' });
     expect(held!.secrets.current).toBe('s');
     expect((await claim('b', T0 + 1)).deliveries).toEqual([]);
-    expect(await store.engine.nextDue()).toMatchObject({ webhooks: null });
+    expect(await store.engine.nextDue(T0)).toMatchObject({ webhooks: null });
 
     // a stops beating; b beats on and takes a's work over once a's lease has run out.
     expect(await store.engine.beat('b', T0 + TTL)).toBe(true);
@@ -92,7 +92,7 @@ describe.each(ENGINES)('webhook leases on %s', (engineName) => {
       retry_attempts: 1,
       next_attempt_at: T0 + 5_000,
     });
-    expect(await store.engine.nextDue()).toMatchObject({ webhooks: T0 + 5_000 });
+    expect(await store.engine.nextDue(T0)).toMatchObject({ webhooks: T0 + 5_000 });
     expect((await claim('c', T0 + 4_999)).deliveries).toEqual([]);
     const [retried] = (await claim('c', T0 + 5_000)).deliveries;
     expect(retried).toMatchObject({ deliveryId: held!.deliveryId, retryAttempts: 1 });

@@ -49,6 +49,7 @@ function settingsInput(body: Settings): ConnectorSettingsInput {
     concatenation: body.concatenation,
     requestReceipts: body.request_receipts,
     enabled: body.enabled,
+    maxBinds: body.max_binds,
   };
 }
 

@@ -1,8 +1,10 @@
+import { formatDateTime } from '../../domain/dates.js';
 import { listDeliveries, replayDelivery } from '../../webhooks/deliveries.js';
 import type { App, AppDeps } from '../app.js';
 import { resource } from '../resource.js';
 import { BadRequestBody, ForbiddenBody, NotFoundBody, adminErrors } from '../schemas/errors.js';
 import {
+  WebhookEndpointList,
   WebhookDeliveryList,
   WebhookDeliveryParams,
   WebhookDeliveryView,
@@ -37,7 +39,36 @@ export function webhookAdminRoutes(app: App, deps: AppDeps): void {
         params: WebhookDeliveryParams,
         response: { 200: WebhookDeliveryView, 403: ForbiddenBody, 404: NotFoundBody, ...adminErrors },
       },
-      handler: async (request) => replayDelivery(store, request.params.deliveryID, now()),
+      handler: async (request) => {
+        const replayed = await replayDelivery(store, request.params.deliveryID, now());
+        // Due now: the engine need not wait for its next look at the queue.
+        deps.wake?.();
+        return replayed;
+      },
+    },
+  });
+
+  resource(app, '/webhooks/endpoints', {
+    GET: {
+      schema: {
+        ...base,
+        operationId: 'listWebhookEndpoints',
+        summary: "Webhook receivers and their circuit breaker, as this node's sender sees them",
+        description:
+          'An endpoint that fails or times out repeatedly is paused (circuit open) with a growing backoff; ' +
+          'its deliveries keep their schedule and nothing is lost. Each node answers for itself.',
+        response: { 200: WebhookEndpointList, ...adminErrors },
+      },
+      handler: async () => ({
+        endpoints: ((await deps.webhookEndpoints?.()) ?? []).map((e) => ({
+          origin: e.origin,
+          circuit: e.circuit,
+          consecutive_failures: e.consecutiveFailures,
+          reopens_at: e.reopensAt === null ? null : formatDateTime(e.reopensAt),
+          in_flight: e.inFlight,
+          waiting: e.waiting,
+        })),
+      }),
     },
   });
 }

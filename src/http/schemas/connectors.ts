@@ -51,6 +51,11 @@ const settings = {
     Type.Boolean({ description: 'Ask for delivery receipts when a message wants one; default true' }),
   ),
   enabled: Type.Optional(Type.Boolean({ description: 'A disabled connector is not bound; default true' })),
+  max_binds: Type.Optional(
+    Type.Integer({
+      description: 'Binds to this SMSC across all nodes together, 1 to 100; default 1 (decisions §23)',
+    }),
+  ),
 };
 
 export const CreateConnectorBody = Type.Object(
@@ -122,6 +127,7 @@ export const ConnectorView = Type.Object(
     concatenation: StringEnum(CONCATENATION_MODES),
     request_receipts: Type.Boolean(),
     enabled: Type.Boolean(),
+    max_binds: Type.Integer({ description: 'Binds to this SMSC across all nodes together' }),
     created_at: DateTime(),
     updated_at: DateTime(),
     state: Type.Union([ConnectorState, Type.Null()], {

@@ -57,3 +57,38 @@ export const WebhookDeliveryList = Type.Object(
   },
   { $id: 'WebhookDeliveryList', description: 'Webhook deliveries, newest first' },
 );
+
+export const WEBHOOK_CIRCUITS = ['closed', 'open', 'probing'] as const;
+
+export const WebhookEndpointView = Type.Object(
+  {
+    origin: Type.String({
+      description: 'Scheme, host and port the deliveries go to',
+      examples: ['https://hooks.example.com'],
+    }),
+    circuit: StringEnum(WEBHOOK_CIRCUITS, {
+      description:
+        'closed: sending; open: paused after failures in a row, until reopens_at (its deliveries keep their schedule); probing: one attempt decides',
+    }),
+    consecutive_failures: Type.Integer({
+      minimum: 0,
+      description: 'Attempts in a row with no answer, 429 or 5xx',
+    }),
+    reopens_at: DateTimeOutput('When an open circuit lets one attempt through; null otherwise'),
+    in_flight: Type.Integer({ minimum: 0, description: 'Attempts to it running now' }),
+    waiting: Type.Integer({
+      minimum: 0,
+      description: 'Deliveries this node holds for it, waiting for a turn',
+    }),
+  },
+  { $id: 'WebhookEndpoint', description: "A webhook receiver's state in this node's sender" },
+);
+
+export const WebhookEndpointList = Type.Object(
+  { endpoints: Type.Array(WebhookEndpointView) },
+  {
+    $id: 'WebhookEndpointList',
+    description:
+      'The receivers this node has deliveries in hand for, and those whose circuit is not closed; each node keeps its own',
+  },
+);

@@ -13,6 +13,7 @@ import { accountLimits } from './020_account_limits.js';
 import { idempotencyKeys } from './021_idempotency_keys.js';
 import { listFilters } from './022_list_filters.js';
 import { retention } from './023_retention.js';
+import { sendBudgets } from './024_send_budgets.js';
 import { consoleReads } from './030_console.js';
 import { smppServer } from './050_smpp_server.js';
 import type { Migration } from './migration.js';
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   idempotencyKeys,
   listFilters,
   retention,
+  sendBudgets,
   consoleReads,
   // 50-59: the SMPP server for customers (decisions §21).
   smppServer,
