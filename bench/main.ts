@@ -32,6 +32,10 @@ const BENCHES: Record<string, Bench> = {
     summary: 'SMPP: 100,000 recipients API → connector → smsc-sim (window 100), to sent and to delivered',
     run: async (argv) => (await import('./smpp.js')).runSmppBench(argv),
   },
+  'smpp-server': {
+    summary: 'SMPP server: customer binds → smsgw → SMPP → smsc-sim, receipts both ways; vs HTTP POST',
+    run: async (argv) => (await import('./smpp-server.js')).runSmppServerBench(argv),
+  },
 };
 
 function usage(): string {

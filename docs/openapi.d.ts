@@ -542,6 +542,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts/{accountID}/smpp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the SMPP credentials the account binds to the SMPP server with */
+        put: operations["setSmppUser"];
+        post?: never;
+        /** Turn SMPP off for the account: its credentials no longer bind */
+        delete: operations["removeSmppUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/stats": {
         parameters: {
             query?: never;
@@ -2122,6 +2140,54 @@ export interface components {
              * @description Identifier of the route
              */
             routeID: number;
+            /** @enum {boolean} */
+            removed: true;
+        };
+        /** @description SMPP credentials of an account (decisions §21) */
+        SmppUserRequest: {
+            /**
+             * @description What the customer binds with (SMPP 3.4: at most 15 characters); unique across accounts
+             * @example shop
+             */
+            system_id: string;
+            /**
+             * @description Bind password (SMPP 3.4: at most 8 characters); stored only as a hash
+             * @example s3cret
+             */
+            password: string;
+            /** @description Binds open at once across all nodes; default 4 */
+            max_binds?: number;
+            /** @description Requests one bind may have unanswered; more get ESME_RTHROTTLED. Default 10 */
+            window?: number;
+        };
+        /** @description The account may bind to the SMPP server with these (password not shown) */
+        SmppUser: {
+            /**
+             * Format: int64
+             * @description Identifier of the account
+             */
+            accountID: number;
+            system_id: string;
+            max_binds: number;
+            window: number;
+            /**
+             * Format: date-time
+             * @description When the credentials were first set
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When they last changed
+             */
+            updated_at: string;
+        };
+        /** @description The account can no longer bind; a bind open now is unbound at its next request */
+        RemovedSmppUser: {
+            /**
+             * Format: int64
+             * @description Identifier of the account
+             */
+            accountID: number;
             /** @enum {boolean} */
             removed: true;
         };
@@ -5684,6 +5750,197 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RemovedRoute"];
+                };
+            };
+            /** @description The key or token is missing, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description No such resource for this key, or no such path */
+            404: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    setSmppUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the account */
+                accountID: number;
+            };
+            cookie?: never;
+        };
+        /** @description SMPP credentials of an account (decisions §21) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SmppUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The account may bind to the SMPP server with these (password not shown) */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmppUser"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description The key or token is missing, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description An argument has a value that is not allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource for this key, or no such path */
+            404: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The path does not support this method */
+            405: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    /** @description The methods this path supports */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowed"];
+                };
+            };
+            /** @description The name or number is already taken */
+            409: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description The body is larger than SMSGW_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description An unexpected failure; nothing about it is disclosed */
+            500: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerError"];
+                };
+            };
+        };
+    };
+    removeSmppUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the account */
+                accountID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account can no longer bind; a bind open now is unbound at its next request */
+            200: {
+                headers: {
+                    /** @description The request's id, as in its log line: the client's own x-request-id if 1–128 of A-Za-z0-9._-, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovedSmppUser"];
                 };
             };
             /** @description The key or token is missing, unknown or revoked */

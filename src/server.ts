@@ -11,10 +11,18 @@ import { createSendRoom } from './engine/send-room.js';
 import type { SendWork } from './store/engine-store.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
+import {
+  bothInboundSinks,
+  bothTransitionSinks,
+  smppInboundSink,
+  smppReceiptSink,
+} from './smpp-server/sinks.js';
 import { createInboundSink, createReportSink } from './webhooks/report-sink.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { countRecipientsInto } from './metrics/engine-metrics.js';
 import { startCleaner } from './app/cleaner.js';
+import { createMessageWriter } from './app/message-writer.js';
+import { startSmppServer, type SmppServer } from './smpp-server/server.js';
 
 export interface RunningServer {
   readonly app: App;
@@ -27,6 +35,8 @@ export interface RunningServer {
   readonly engineFailed: Promise<Error>;
   /** This node's metrics, served at /metrics. */
   readonly metrics: Metrics;
+  /** The SMPP server for customers, when SMSGW_SMPP_SERVER_PORT is set (decisions §21). */
+  readonly smpp: SmppServer | null;
   stop(): Promise<void>;
 }
 
@@ -67,8 +77,9 @@ export async function startServer(
   const store = createStore(conn, {
     // Recipients this thread moves (acceptance, cancels): the engine counts its own.
     onEntered: countRecipientsInto(metrics.engine),
-    transitionSink: createReportSink({ onQueued: webhooksQueued }),
-    inboundSink: createInboundSink({ onQueued: webhooksQueued }),
+    // Webhooks and deliver_sm for SMPP customers (decisions §21) queue in the same transaction.
+    transitionSink: bothTransitionSinks(createReportSink({ onQueued: webhooksQueued }), smppReceiptSink()),
+    inboundSink: bothInboundSinks(createInboundSink({ onQueued: webhooksQueued }), smppInboundSink()),
     // Recipients due at once go to this node's engine in memory, as far as it has room.
     sendHandoff: {
       node: node.id,
@@ -113,6 +124,25 @@ export async function startServer(
   const running = engine;
   metrics.addThread(() => running.metrics());
   void engine.failed.then(() => (engineState = 'failed'));
+  // Customers' binds submit through the same use case as the POST; started once the engine
+  // runs, so the node's row exists for the binds it records.
+  let smpp: SmppServer | null = null;
+  if (config.smppServer) {
+    try {
+      smpp = await startSmppServer({
+        config: config.smppServer,
+        host: config.host,
+        node: node.id,
+        send: { store, now, wake: () => engine?.wake(), writer: createMessageWriter(store) },
+        logger,
+      });
+    } catch (error) {
+      await app.close();
+      await engine.stop();
+      await store.close();
+      throw error;
+    }
+  }
   // Expired idempotency keys always; finished messages and webhooks with SMSGW_RETENTION.
   const cleaner = startCleaner({ store, retentionMs: config.retentionMs, now, logger });
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host)
@@ -127,6 +157,7 @@ export async function startServer(
     bootstrapApiKey: apiKey,
     engineFailed: engine.failed,
     metrics,
+    smpp,
     stop() {
       // Readiness goes false first, so a load balancer stops sending traffic while the API
       // still answers what reaches it.
@@ -138,6 +169,10 @@ export async function startServer(
         // New requests stop first, then in-flight sends and webhooks finish and are recorded.
         await closeApi(app, logger);
         done('API closed');
+        if (smpp) {
+          await smpp.close();
+          done('SMPP server closed');
+        }
         await cleaner.stop();
         await engine?.stop();
         done('engine stopped');

@@ -92,9 +92,14 @@ export function startCleaner(options: CleanerOptions): Cleaner {
       const inbound = await drain('inbound messages', BATCH.inbound, () =>
         store.retention.deleteInbound(before, BATCH.inbound),
       );
-      const deliveries = await drain('webhook deliveries', BATCH.deliveries, () =>
+      const webhooks = await drain('webhook deliveries', BATCH.deliveries, () =>
         store.retention.deleteDeliveries(before, BATCH.deliveries),
       );
+      // deliver_sm for SMPP customers count as deliveries too.
+      const smpp = await drain('smpp deliveries', BATCH.deliveries, () =>
+        store.retention.deleteSmppDeliveries(before, BATCH.deliveries),
+      );
+      const deliveries = webhooks + smpp;
       result = { messages, inbound, deliveries, idempotencyKeys };
     }
     if (Object.values(result).some((n) => n > 0)) {

@@ -6,9 +6,10 @@ import { ConflictError, illegal } from '../domain/errors.js';
 import { normaliseMsisdn } from '../domain/msisdn.js';
 import type { Store } from '../store/port.js';
 import type { Database } from '../store/schema.js';
+import { bothInboundSinks, smppInboundSink } from '../smpp-server/sinks.js';
 import { createInboundSink } from '../webhooks/report-sink.js';
 
-const defaultInboundSink = createInboundSink();
+const defaultInboundSink = bothInboundSinks(createInboundSink(), smppInboundSink());
 
 /** An inbound webhook is due for a stored message: `url` is where it goes. */
 export interface InboundWebhookDue {
@@ -71,7 +72,10 @@ export async function receiveInbound(
     },
     deps.now(),
     hook
-      ? (tx, [s]) => hook(tx, { id: s!.record.id, accountId: s!.record.accountId!, url: s!.url! })
+      ? async (tx, [s]) => {
+          if (s!.url !== null)
+            await hook(tx, { id: s!.record.id, accountId: s!.record.accountId!, url: s!.url });
+        }
       : defaultInboundSink,
   );
   const { record } = stored;

@@ -26,6 +26,14 @@ export interface IdempotencyClaimed {
   readonly token: string;
 }
 
+/** Where a message came from besides a POST: the SMPP server for customers (decisions §21). */
+export interface SendOrigin {
+  /** submit_sm's registered_delivery: receipts go back as deliver_sm when it asks for them. */
+  readonly smppRegisteredDelivery?: number;
+  /** The ids the earlier parts of a long SMPP submit were answered with. */
+  readonly smppPartIds?: readonly string[];
+}
+
 export interface SendDeps {
   readonly store: Store;
   readonly now: () => number;
@@ -42,6 +50,7 @@ export async function sendMessage(
   account: Account,
   input: SendInput,
   claimed?: IdempotencyClaimed,
+  origin: SendOrigin = {},
 ): Promise<SendResult> {
   const plan = await planSend(deps, account, input);
   if (plan.kind !== 'planned') return plan;
@@ -69,6 +78,10 @@ export async function sendMessage(
     releaseAt: plan.releaseAt,
     credits: account.credits === null ? 0 : credits,
     metered: account.sendRate !== null,
+    ...(origin.smppRegisteredDelivery && {
+      smppRegisteredDelivery: origin.smppRegisteredDelivery,
+      smppPartIds: origin.smppPartIds ?? [],
+    }),
     ...(claimed && {
       idempotency: {
         ...claimed,

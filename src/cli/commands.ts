@@ -18,6 +18,7 @@ import { connect } from '../store/connect.js';
 import { credits, integer, nullable, optionalString, parse, requireString } from './args.js';
 import { UsageError, print, withStore } from './context.js';
 import { CONNECTOR_COMMANDS } from './connectors.js';
+import { SMPP_USER_COMMANDS } from './smpp-users.js';
 import { simulateInboundCommand } from './simulate.js';
 import { SUPPRESSION_COMMANDS } from './suppressions.js';
 import { WEBHOOK_COMMANDS } from './webhooks.js';
@@ -328,6 +329,7 @@ export const COMMANDS: Record<string, Command> = {
 
   'simulate inbound': simulateInboundCommand,
   ...CONNECTOR_COMMANDS,
+  ...SMPP_USER_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...SUPPRESSION_COMMANDS,
 };

@@ -31,6 +31,8 @@ Serves the API, the sending engine and the webhook sender until SIGTERM or SIGIN
 "npm start" runs. It takes no options; it reads its configuration from the environment (and
 ./.env): SMSGW_PORT, SMSGW_HOST, SMSGW_DATABASE_URL, SMSGW_ADMIN_TOKEN, SMSGW_CARRIER, … (see
 the README's Configuration table). It creates and migrates the database if there is none.
+With SMSGW_SMPP_SERVER_PORT set it also serves SMPP 3.4 to customers whose accounts have
+credentials ("smsgw smpp-users set"; README "SMPP for your customers").
 `;
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -38,6 +38,18 @@ export interface Config {
   readonly maxConnections: number;
   /** Age after which finished messages and webhooks are deleted; null = kept (decisions §15). */
   readonly retentionMs: number | null;
+  /** The SMPP server for customers (decisions §21); null = off. */
+  readonly smppServer: SmppServerConfig | null;
+}
+
+export interface SmppServerConfig {
+  readonly port: number;
+  /** PEM files; both set = SMPP over TLS on that port. */
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  /** A bind with no PDU for this long is unbound and closed. */
+  readonly idleMs: number;
+  /** Parts of a long submit not all received within this are given up. */
+  readonly reassemblyMs: number;
 }
 
 export type DatabaseConfig =
@@ -99,6 +111,7 @@ export function loadConfig(env: Env): Config {
     ),
     maxConnections: integer(read, 'SMSGW_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     retentionMs: retention(read, 'SMSGW_RETENTION'),
+    smppServer: smppServer(read),
   });
 }
 
@@ -158,6 +171,24 @@ function durationList(read: Reader, name: string, fallback: string): number[] {
     throw new ConfigError(name, `expected comma-separated durations such as 5s,5m,30m, got "${raw}"`);
   }
   return value;
+}
+
+function smppServer(read: Reader): SmppServerConfig | null {
+  const cert = read('SMSGW_SMPP_SERVER_TLS_CERT');
+  const key = read('SMSGW_SMPP_SERVER_TLS_KEY');
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new ConfigError(
+      cert === undefined ? 'SMSGW_SMPP_SERVER_TLS_CERT' : 'SMSGW_SMPP_SERVER_TLS_KEY',
+      'SMSGW_SMPP_SERVER_TLS_CERT and SMSGW_SMPP_SERVER_TLS_KEY go together',
+    );
+  }
+  if (read('SMSGW_SMPP_SERVER_PORT') === undefined) return null;
+  return Object.freeze({
+    port: integer(read, 'SMSGW_SMPP_SERVER_PORT', 2775, 0, 65535),
+    tls: cert !== undefined && key !== undefined ? Object.freeze({ certFile: cert, keyFile: key }) : null,
+    idleMs: duration(read, 'SMSGW_SMPP_SERVER_IDLE', '5m'),
+    reassemblyMs: duration(read, 'SMSGW_SMPP_SERVER_REASSEMBLY', '60s'),
+  });
 }
 
 function nodeId(raw: string | undefined): string | null {

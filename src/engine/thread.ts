@@ -9,6 +9,12 @@ import type { LogLevel } from '../config/config.js';
 import { connect } from '../store/connect.js';
 import { attachWriteLock } from '../store/sqlite/write-lock.js';
 import { createStore } from '../store/store.js';
+import {
+  bothInboundSinks,
+  bothTransitionSinks,
+  smppInboundSink,
+  smppReceiptSink,
+} from '../smpp-server/sinks.js';
 import { createInboundSink, createReportSink } from '../webhooks/report-sink.js';
 import {
   startCarrierEngine,
@@ -51,8 +57,9 @@ async function run() {
   // Counted here and read by the API thread at each scrape of /metrics.
   const metrics = createThreadMetrics();
   const store = createStore(conn, {
-    transitionSink: createReportSink({ onQueued: webhooksQueued }),
-    inboundSink: createInboundSink({ onQueued: webhooksQueued }),
+    // Webhooks and deliver_sm for SMPP customers (decisions §21) queue in the same transaction.
+    transitionSink: bothTransitionSinks(createReportSink({ onQueued: webhooksQueued }), smppReceiptSink()),
+    inboundSink: bothInboundSinks(createInboundSink({ onQueued: webhooksQueued }), smppInboundSink()),
     onEntered: countRecipientsInto(metrics.engine),
   });
   const started = await startCarrierEngine({

@@ -184,8 +184,10 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sinks: Engin
     recordWebhookAttempts: (node, results, now) => recordAttemptsIn(t, node, results, now),
     storeInbound: async (arrivals, now) => {
       const stored = await storeInboundIn(t, arrivals, now, { dialect, sink });
-      const withWebhook = stored.filter((s) => s.url !== null && s.record.accountId !== null);
-      if (withWebhook.length > 0) await sinks.inbound?.(t, withWebhook);
+      // Routed messages go to the sink with or without a webhook URL: an account bound over
+      // SMPP gets its MO as deliver_sm (decisions §21) whether or not it has an inbound_url.
+      const routed = stored.filter((s) => s.record.accountId !== null);
+      if (routed.length > 0) await sinks.inbound?.(t, routed);
       return stored;
     },
     claimSends: (node, now, limit) => claimSendsIn(t, dialect, node, now, limit, messages, sink, meter),

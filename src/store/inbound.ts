@@ -52,7 +52,7 @@ export interface InboundListQuery {
   readonly offset: number;
 }
 
-/** Runs inside the transaction that stores messages with a webhook to send (the queue rows go here). */
+/** Runs inside the transaction that stores routed messages (webhook and SMPP queue rows go here). */
 export type InboundStoredSink = (tx: Kysely<Database>, stored: readonly StoredInbound[]) => Promise<void>;
 
 /** A message from a handset as a connector raised it; numbers are normalised when stored. */
@@ -179,7 +179,7 @@ async function routesIn(
 
 export interface InboundStore {
   /**
-   * Stores one arrival and runs `onStored` (when it has a webhook to send) in the same
+   * Stores one arrival and runs `onStored` (when it routes to an account) in the same
    * transaction: both commit or neither.
    */
   receive(arrival: InboundArrival, now: number, onStored?: InboundStoredSink): Promise<StoredInbound>;
@@ -203,7 +203,7 @@ export function inboundStore(db: Kysely<Database>, effects: SuppressionEffects):
     receive: (arrival, now, onStored) =>
       countedTransaction(db, effects.onEntered, async (tx) => {
         const [stored] = await storeInboundIn(tx, [arrival], now, effects);
-        if (stored!.url !== null && stored!.record.accountId !== null) await onStored?.(tx, [stored!]);
+        if (stored!.record.accountId !== null) await onStored?.(tx, [stored!]);
         return stored!;
       }),
 

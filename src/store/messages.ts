@@ -3,6 +3,7 @@ import type { DeliveryReportType } from '../domain/delivery-report.js';
 import type { Encoding } from '../domain/parts.js';
 import { STATUS_CODES, type Status } from '../domain/status.js';
 import { completeIdempotencyIn } from './idempotency.js';
+import { recordSmppSubmitsIn } from './smpp/submits.js';
 import { insertRows, insertRowsReturning } from './insert-rows.js';
 import { listPage, type ListSort } from './list-page.js';
 import { recipientFilters } from './message-filters.js';
@@ -217,6 +218,21 @@ export async function createIn(
     if (input.idempotency)
       await completeIdempotencyIn(tx, input.message.accountId, input.idempotency, ids[i]!);
   }
+  await recordSmppSubmitsIn(
+    tx,
+    accepted.flatMap(({ input }, i) =>
+      input.smppRegisteredDelivery
+        ? [
+            {
+              messageId: ids[i]!,
+              accountId: input.message.accountId,
+              registeredDelivery: input.smppRegisteredDelivery,
+              partIds: input.smppPartIds ?? [],
+            },
+          ]
+        : [],
+    ),
+  );
 
   // One row per recipient in the order given, whatever its status, so reads list them as posted.
   const rows: unknown[][] = [];

@@ -194,6 +194,7 @@ async function takeOverIn(
     (p) => `update "outbox" set "locked_by" = null where "locked_by" = ${p.one()}`,
     [id],
   );
+  await freeSmppIn(tx, id);
   await runShaped(tx, 'drop-node', (p) => `delete from "nodes" where "id" = ${p.one()}`, [id]);
   return {
     interrupted: held.length,
@@ -225,7 +226,25 @@ export async function leaveIn(tx: Kysely<Database>, id: string, now: number): Pr
   await runShaped(tx, 'free-binds', (p) => `delete from "connector_binds" where "node_id" = ${p.one()}`, [
     id,
   ]);
+  await freeSmppIn(tx, id);
   await runShaped(tx, 'drop-node', (p) => `delete from "nodes" where "id" = ${p.one()}`, [id]);
+}
+
+/**
+ * The SMPP server's share (decisions §21): the node's customer binds are gone with it, and the
+ * deliver_sm it held go to a node with a bind of the account now rather than when the lease ends.
+ */
+async function freeSmppIn(tx: Kysely<Database>, id: string): Promise<void> {
+  await runShaped(tx, 'free-smpp-binds', (p) => `delete from "smpp_binds" where "node_id" = ${p.one()}`, [
+    id,
+  ]);
+  await runShaped(
+    tx,
+    'free-smpp-deliveries',
+    (p) =>
+      `update "smpp_deliveries" set "locked_by" = null, "locked_until" = null where state = 'pending' and "locked_by" = ${p.one()}`,
+    [id],
+  );
 }
 
 interface NodeRow {

@@ -9,6 +9,7 @@ import type { InboundStore } from './inbound.js';
 import type { OperationsStore } from './operations.js';
 import type { RecipientDetailStore } from './recipient-details.js';
 import type { RetentionStore } from './retention.js';
+import type { SmppServerStore } from './smpp/index.js';
 import type { StatsStore } from './stats.js';
 import type { SuppressionStore } from './suppressions.js';
 import type { DeliveryWindow } from '../domain/delivery-window.js';
@@ -193,6 +194,13 @@ export interface NewMessageInput {
   /** An Idempotency-Key claim this message completes, in its own transaction (decisions §14). */
   readonly idempotency?: IdempotentCompletion;
   /**
+   * Accepted over the SMPP server with this registered_delivery (non-zero): its receipts go
+   * back as deliver_sm (decisions §21), recorded in the same transaction.
+   */
+  readonly smppRegisteredDelivery?: number;
+  /** The ids the earlier parts of a long SMPP submit were answered with; each gets a receipt. */
+  readonly smppPartIds?: readonly string[];
+  /**
    * The account has a send_rate (decisions §13): its recipients are never handed to the
    * accepting node's engine at once, but claimed, where the rate's tokens are spent.
    */
@@ -269,5 +277,6 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   readonly retention: RetentionStore;
   readonly suppressions: SuppressionStore;
+  readonly smpp: SmppServerStore;
   close(): Promise<void>;
 }

@@ -21,6 +21,11 @@ export interface RetentionStore {
   deleteInbound(before: number, limit: number): Promise<number>;
   /** Webhook deliveries (with their attempts) finished before `before`. */
   deleteDeliveries(before: number, limit: number): Promise<number>;
+  /**
+   * deliver_sm for SMPP customers (decisions §21) acknowledged before `before`, and those still
+   * waiting for a bind since before it: they wait as long as the rest is kept, no longer.
+   */
+  deleteSmppDeliveries(before: number, limit: number): Promise<number>;
 }
 
 /** No delivery for it (of `kind`) is still pending: it never leaves an unfinished webhook behind. */
@@ -85,6 +90,7 @@ export function retentionStore(db: Kysely<Database>, dialect: Dialect): Retentio
         await tx.deleteFrom('submit_attempts').where(ofRecipients('recipient_id')).execute();
         await tx.deleteFrom('recipient_parts').where(ofRecipients('recipient_id')).execute();
         await tx.deleteFrom('recipients').where('message_id', 'in', ids).execute();
+        await tx.deleteFrom('smpp_submits').where('message_id', 'in', ids).execute();
         await tx.deleteFrom('messages').where('id', 'in', ids).execute();
         return ids.length;
       }),
@@ -119,6 +125,29 @@ export function retentionStore(db: Kysely<Database>, dialect: Dialect): Retentio
         if (dialect.rowLocks) query = query.forUpdate().skipLocked();
         const ids = (await query.execute()).map((r) => r.id);
         await deleteDeliveriesIn(tx, ids);
+        return ids.length;
+      }),
+
+    deleteSmppDeliveries: (before, limit) =>
+      db.transaction().execute(async (tx) => {
+        let query = tx
+          .selectFrom('smpp_deliveries')
+          .select('id')
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('state', '=', 'done'), eb('done_at', '<', before)]),
+              eb.and([
+                eb('state', '=', 'pending'),
+                eb('created_at', '<', before),
+                eb('locked_by', 'is', null),
+              ]),
+            ]),
+          )
+          .orderBy('id')
+          .limit(limit);
+        if (dialect.rowLocks) query = query.forUpdate().skipLocked();
+        const ids = (await query.execute()).map((r) => r.id);
+        if (ids.length > 0) await tx.deleteFrom('smpp_deliveries').where('id', 'in', ids).execute();
         return ids.length;
       }),
   };

@@ -25,6 +25,10 @@ export interface Database {
   nodes: NodesTable;
   connector_binds: ConnectorBindsTable;
   idempotency_keys: IdempotencyKeysTable;
+  smpp_users: SmppUsersTable;
+  smpp_submits: SmppSubmitsTable;
+  smpp_deliveries: SmppDeliveriesTable;
+  smpp_binds: SmppBindsTable;
   send_budgets: SendBudgetsTable;
   suppressions: SuppressionsTable;
 }
@@ -335,4 +339,51 @@ export interface IdempotencyKeysTable {
   /** The first answer's exact JSON body, replayed as it was. */
   response_body: string | null;
   created_at: number;
+}
+
+/** An account's SMPP credentials for the customer-facing server (decisions §21). */
+export interface SmppUsersTable {
+  account_id: number;
+  system_id: string;
+  /** scrypt$<salt hex>$<hash hex> */
+  password_hash: string;
+  max_binds: number;
+  window: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A message accepted over SMPP with registered_delivery set: its receipts go back as deliver_sm. */
+export interface SmppSubmitsTable {
+  message_id: number;
+  account_id: number;
+  registered_delivery: number;
+  /** Provisional ids of the earlier parts of a long submit, comma-separated; null: one part. */
+  part_ids: string | null;
+}
+
+/** A deliver_sm (receipt or MO) owed to a customer's receiver bind. */
+export interface SmppDeliveriesTable {
+  id: Generated<number>;
+  account_id: number;
+  /** receipt | mo */
+  kind: string;
+  payload: string;
+  /** pending | done */
+  state: string;
+  attempts: Generated<number>;
+  locked_by: string | null;
+  locked_until: number | null;
+  next_attempt_at: number;
+  created_at: number;
+  done_at: number | null;
+}
+
+/** A customer bind held by a node; the MO path reads whether an account has any. */
+export interface SmppBindsTable {
+  id: string;
+  account_id: number;
+  node_id: string;
+  mode: string;
+  since: number;
 }

@@ -14,6 +14,7 @@ import { messageStore } from './messages.js';
 import { operationsStore } from './operations.js';
 import { recipientDetailStore } from './recipient-details.js';
 import { retentionStore } from './retention.js';
+import { smppServerStore } from './smpp/index.js';
 import { statsStore } from './stats.js';
 import { suppressionStore } from './suppressions.js';
 import type { Store } from './port.js';
@@ -55,6 +56,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     idempotency: idempotencyStore(conn.db),
     retention: retentionStore(conn.db, conn.dialect),
     suppressions: suppressionStore(conn.db, effects),
+    smpp: smppServerStore(conn),
     close: () => conn.close(),
   };
 }

@@ -47,6 +47,7 @@ import {
 } from '../schemas/errors.js';
 import { SimulatedInboundBody, SimulatedInboundCreated } from '../schemas/inbound.js';
 import { connectorRoutes } from './connectors.js';
+import { smppUserRoutes } from './smpp-users.js';
 import { statsRoutes } from './stats.js';
 import { webhookAdminRoutes } from './webhooks.js';
 
@@ -305,5 +306,6 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
 
   webhookAdminRoutes(app, deps);
   connectorRoutes(app, deps);
+  smppUserRoutes(app, deps);
   statsRoutes(app, deps.stats);
 }

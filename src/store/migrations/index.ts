@@ -17,6 +17,7 @@ import { sendBudgets } from './024_send_budgets.js';
 import { consoleReads } from './030_console.js';
 import { suppressions } from './040_suppressions.js';
 import { deliveryWindows } from './041_delivery_windows.js';
+import { smppServer } from './050_smpp_server.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -38,6 +39,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // 40-49: sending responsibly (decisions §17-§20).
   suppressions,
   deliveryWindows,
+  // 50-59: the SMPP server for customers (decisions §21).
+  smppServer,
 ];
 
 /** Serialises the nodes of one PostgreSQL database while they migrate; any 64-bit number works. */

@@ -3,7 +3,15 @@
  * codec: encode.ts and decode.ts walk it, and pdu.ts derives the PDU types from it.
  */
 import type { CommandName } from './commands.js';
-import { cstring, shortMessage, u8, withInitial, type Field } from './fields.js';
+import {
+  cstring,
+  destAddresses,
+  shortMessage,
+  u8,
+  unsuccessSmes,
+  withInitial,
+  type Field,
+} from './fields.js';
 
 export type BodySpec = readonly (readonly [name: string, field: Field<unknown>])[];
 
@@ -69,6 +77,41 @@ const querySmResp = [
   ['errorCode', u8],
 ] as const;
 
+// submit_multi is submit_sm with a list of destinations in place of the one address (§4.5.1).
+const submitMulti = [
+  ['serviceType', cstring(6)],
+  ['sourceAddrTon', u8],
+  ['sourceAddrNpi', u8],
+  ['sourceAddr', cstring(21)],
+  ['destAddresses', destAddresses],
+  ['esmClass', u8],
+  ['protocolId', u8],
+  ['priorityFlag', u8],
+  ['scheduleDeliveryTime', cstring(17)],
+  ['validityPeriod', cstring(17)],
+  ['registeredDelivery', u8],
+  ['replaceIfPresentFlag', u8],
+  ['dataCoding', u8],
+  ['smDefaultMsgId', u8],
+  ['shortMessage', shortMessage],
+] as const;
+
+const submitMultiResp = [
+  ['messageId', cstring(65)],
+  ['unsuccessSmes', unsuccessSmes],
+] as const;
+
+const cancelSm = [
+  ['serviceType', cstring(6)],
+  ['messageId', cstring(65)],
+  ['sourceAddrTon', u8],
+  ['sourceAddrNpi', u8],
+  ['sourceAddr', cstring(21)],
+  ['destAddrTon', u8],
+  ['destAddrNpi', u8],
+  ['destinationAddr', cstring(21)],
+] as const;
+
 const outbind = [
   ['systemId', cstring(16)],
   ['password', cstring(9)],
@@ -97,4 +140,8 @@ export const BODIES = {
   data_sm_resp: messageIdOnly,
   query_sm: querySm,
   query_sm_resp: querySmResp,
+  cancel_sm: cancelSm,
+  cancel_sm_resp: empty,
+  submit_multi: submitMulti,
+  submit_multi_resp: submitMultiResp,
 } as const satisfies Record<CommandName, BodySpec>;

@@ -7,6 +7,7 @@ export { decodeAt, decodePdu, type DecodeResult } from './decode.js';
 export { DEFAULT_MAX_PDU_LENGTH, PduReader } from './reader.js';
 export { PduEncodeError, Writer } from './octets.js';
 export { findTlv, type Tlv } from './tlv.js';
+export type { DestAddress, UnsuccessSme } from './fields.js';
 export {
   getTlv,
   tlv,

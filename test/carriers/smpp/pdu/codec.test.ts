@@ -136,6 +136,31 @@ const samples: Pdu[] = [
     messageState: 2,
     errorCode: 0,
   },
+  makePdu('cancel_sm', {
+    sequenceNumber: 12,
+    messageId: '1234',
+    sourceAddrTon: 1,
+    sourceAddrNpi: 1,
+    sourceAddr: '4477',
+    destinationAddr: '4478',
+  }),
+  makePdu('cancel_sm_resp', { sequenceNumber: 12 }),
+  makePdu('submit_multi', {
+    sequenceNumber: 13,
+    sourceAddr: 'Shop',
+    sourceAddrTon: 5,
+    destAddresses: [
+      { kind: 'sme', ton: 1, npi: 1, addr: '447700900123' },
+      { kind: 'list', name: 'friends' },
+    ],
+    registeredDelivery: 1,
+    shortMessage: Buffer.from('hi all'),
+  }),
+  makePdu('submit_multi_resp', {
+    sequenceNumber: 13,
+    messageId: '77',
+    unsuccessSmes: [{ ton: 1, npi: 1, addr: '999', errorStatusCode: 0x0b }],
+  }),
 ];
 
 describe('encodePdu / decodePdu', () => {
