@@ -6,19 +6,10 @@ import { loadConfig } from '../../src/config/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
 import { api } from '../helpers/process.js';
+import { until } from '../helpers/until.js';
 
 const ADMIN = 'engine-thread-admin';
 const logger = pino({ level: 'silent' });
-
-/** Polls `probe` until `check` holds or 15 s have passed; returns the last value either way. */
-async function until<T>(probe: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * The real server runs its engine in a thread of its own: admin changes to routing, connector

@@ -8,20 +8,11 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
 import { api } from '../helpers/process.js';
 import { sample } from '../helpers/prometheus.js';
+import { until } from '../helpers/until.js';
 
 const ADMIN = 'engine-metrics-admin';
 const KEY = 'engine-metrics-key';
 const logger = pino({ level: 'silent' });
-
-/** Polls `probe` until `check` holds or 15 s have passed; returns the last value either way. */
-async function until<T>(probe: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * What the engine thread counts reaches the API thread's /metrics: a message sent through an

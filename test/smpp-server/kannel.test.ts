@@ -11,6 +11,12 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  kannelConfig,
+  SENDSMS_USER,
+  SMSC_ACCOUNT,
+  stopBoxes,
+} from '../carriers/smpp/kannel/kannel-config.js';
 import { ADMIN, startSmppHarness, waitFor, type SmppServerHarness } from './harness.js';
 
 const BEARERBOX = '/usr/sbin/bearerbox';
@@ -18,62 +24,14 @@ const SMSBOX = '/usr/sbin/smsbox';
 const haveKannel = existsSync(BEARERBOX) && existsSync(SMSBOX);
 if (!haveKannel) console.warn(`SKIPPED: Kannel interop needs ${BEARERBOX} (apt-get install -y kannel)`);
 
-const SENDSMS = { username: 'tester', password: 'testpw' } as const;
-const CUSTOMER = { systemId: 'kannel', password: 'kpw' } as const;
+const SENDSMS = SENDSMS_USER;
+const CUSTOMER = SMSC_ACCOUNT;
 
-/** The README's example: an `smsc` group binding to smsgw, plus what a test run needs around it. */
-function kannelConfig(
-  dir: string,
-  ports: Record<'admin' | 'smsbox' | 'sendsms' | 'smpp' | 'receiver', number>,
-) {
-  return `
-group = core
-admin-port = ${ports.admin}
-admin-password = adminpw
-admin-allow-ip = "127.0.0.1"
-smsbox-port = ${ports.smsbox}
-box-allow-ip = "127.0.0.1"
-log-file = "${dir}/bearerbox.log"
-log-level = 0
-dlr-storage = internal
-
-group = smsc
-smsc = smpp
-smsc-id = smsgw
-host = 127.0.0.1
-port = ${ports.smpp}
-transceiver-mode = true
-smsc-username = "${CUSTOMER.systemId}"
-smsc-password = "${CUSTOMER.password}"
-system-type = ""
-source-addr-ton = 1
-source-addr-npi = 1
-dest-addr-ton = 1
-dest-addr-npi = 1
-enquire-link-interval = 30
-reconnect-delay = 1
-max-pending-submits = 10
-
-group = smsbox
-bearerbox-host = 127.0.0.1
-bearerbox-port = ${ports.smsbox}
-sendsms-port = ${ports.sendsms}
-log-file = "${dir}/smsbox.log"
-log-level = 0
-
-group = sendsms-user
-username = ${SENDSMS.username}
-password = ${SENDSMS.password}
-max-messages = 10
-concatenation = true
-
-group = sms-service
-keyword = default
-catch-all = true
-max-messages = 0
-get-url = "http://127.0.0.1:${ports.receiver}/mo?from=%p&to=%P&text=%a"
-`;
-}
+/** The README's example `smsc` group binding to smsgw: what it sets beyond the shared config. */
+const README_SMSC = {
+  id: 'smsgw',
+  settings: 'source-addr-ton = 1\nsource-addr-npi = 1\ndest-addr-ton = 1\ndest-addr-npi = 1\n',
+};
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -141,11 +99,11 @@ describe.skipIf(!haveKannel)('Kannel as an SMPP customer of smsgw', () => {
       admin: await freePort(),
       smsbox: await freePort(),
       sendsms: await freePort(),
-      smpp: h.smppPort,
+      smsc: h.smppPort,
       receiver: receiverPort,
     };
     const conf = join(dir, 'kannel.conf');
-    writeFileSync(conf, kannelConfig(dir, ports));
+    writeFileSync(conf, kannelConfig(dir, ports, README_SMSC));
     boxes.push(spawn(BEARERBOX, [conf], { stdio: 'ignore' }));
     await waitFor(() => h.server.smpp!.connections() > 0 || undefined, 'Kannel to connect', 20_000).catch(
       (e: Error) => {
@@ -168,20 +126,7 @@ describe.skipIf(!haveKannel)('Kannel as an SMPP customer of smsgw', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(
-      boxes.map(
-        (child) =>
-          new Promise<void>((ok) => {
-            if (child.exitCode !== null || child.signalCode !== null) return ok();
-            const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-            child.once('exit', () => {
-              clearTimeout(kill);
-              ok();
-            });
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopBoxes(boxes);
     await new Promise<void>((ok) => receiver.close(() => ok()));
     await h?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmscSimulator } from '../../../../src/carriers/smpp/smsc/index.js';
 import { Harness, waitFor } from '../helpers.js';
-import { kannelConfig, SENDSMS_USER, SMSC_ACCOUNT } from './kannel-config.js';
+import { kannelConfig, SENDSMS_USER, SMSC_ACCOUNT, stopBoxes } from './kannel-config.js';
 
 const BEARERBOX = '/usr/sbin/bearerbox';
 const SMSBOX = '/usr/sbin/smsbox';
@@ -116,20 +116,7 @@ describe.skipIf(!haveKannel)('Kannel bearerbox/smsbox ↔ our smsc-sim', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(
-      boxes.map(
-        (child) =>
-          new Promise<void>((ok) => {
-            if (child.exitCode !== null || child.signalCode !== null) return ok();
-            const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-            child.once('exit', () => {
-              clearTimeout(kill);
-              ok();
-            });
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopBoxes(boxes);
     await h.stopAll();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
