@@ -17,6 +17,7 @@ import { encodeRequest, Http1Connection } from './lib/http1.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
+import { routeAllTo } from './lib/smpp-route.js';
 
 const HELP = `Usage: npm run bench -- smpp-server [--engine sqlite|postgres|both] [--messages N] [--binds N] [--window N]
 
@@ -206,32 +207,7 @@ async function runOne(engine: Engine, n: number, binds: number, window: number) 
       },
       Date.now(),
     );
-    await server.store.connectors.create(
-      {
-        name: 'bench',
-        host: '127.0.0.1',
-        port: smsc.port,
-        systemId: 'smsgw',
-        password: 'bench',
-        systemType: '',
-        bindMode: 'transceiver',
-        tls: false,
-        window: 100,
-        throughput: 0,
-        sourceTon: null,
-        sourceNpi: null,
-        destTon: 1,
-        destNpi: 1,
-        defaultDataCoding: 0,
-        concatenation: 'udh8',
-        requestReceipts: true,
-        enabled: true,
-      },
-      Date.now(),
-    );
-    await server.store.connectors.addRoute({ prefix: '+', connector: 'bench', priority: 0 }, Date.now());
-    // The running router picks the connector up on its next reload (every 5 s).
-    await new Promise((r) => setTimeout(r, 6_000));
+    await routeAllTo(server, smsc.port, 100);
     const http = await httpPhase(server, key, n, binds * window);
     const smpp = await smppPhase(server, n, binds, window);
     return { http, smpp };

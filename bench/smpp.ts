@@ -10,6 +10,7 @@ import { createBenchDatabase, ENGINES, type Engine } from './lib/database.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
+import { routeAllTo } from './lib/smpp-route.js';
 
 const HELP = `Usage: npm run bench -- smpp [--engine sqlite|postgres|both] [--recipients N] [--window N] [--smsc-process]
 
@@ -97,33 +98,7 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
     }),
     pino({ level: 'warn' }),
   );
-  await server.store.connectors.create(
-    {
-      name: 'bench',
-      host: '127.0.0.1',
-      port: smsc.port,
-      systemId: 'smsgw',
-      password: 'bench',
-      systemType: '',
-      bindMode: 'transceiver',
-      tls: false,
-      window,
-      throughput: 0,
-      sourceTon: null,
-      sourceNpi: null,
-      destTon: 1,
-      destNpi: 1,
-      defaultDataCoding: 0,
-      concatenation: 'udh8',
-      requestReceipts: true,
-      enabled: true,
-    },
-    Date.now(),
-  );
-  await server.store.connectors.addRoute({ prefix: '+', connector: 'bench', priority: 0 }, Date.now());
-  // The running router picks the new connector up on its next reload (every 5 s); until it
-  // binds, submits would only be retried.
-  await new Promise((r) => setTimeout(r, 6_000));
+  await routeAllTo(server, smsc.port, window);
   const bar = progress(`smpp ${engine}`, recipients, 'delivered');
   try {
     const started = performance.now();
