@@ -28,6 +28,10 @@ const BENCHES: Record<string, Bench> = {
     summary: 'Several nodes: the same 50,000 recipients through 1, 2 and 3 node processes on one PostgreSQL',
     run: async (argv) => (await import('./cluster.js')).runClusterBench(argv),
   },
+  metrics: {
+    summary: 'Metrics: what counting costs one message on the e2e path, in nanoseconds',
+    run: async (argv) => (await import('./metrics.js')).runMetricsBench(argv),
+  },
   smpp: {
     summary: 'SMPP: 100,000 recipients API → connector → smsc-sim (window 100), to sent and to delivered',
     run: async (argv) => (await import('./smpp.js')).runSmppBench(argv),
