@@ -17,7 +17,8 @@ const HELP = `Usage: npm run bench -- engine [--engine sqlite|postgres|both] [--
 
 Pushes N recipients (default 100,000) through the API and the simulator with zero delay and
 reports recipients/s from the first POST to every recipient's final status, with the peak
-queue size and process memory. Target: >= 10,000 recipients/s on SQLite.
+queue size and process memory. Targets: >= 10,000 recipients/s on SQLite; on PostgreSQL
+>= 15,000/s and at least 2/3 of SQLite's figure from the same run (--engine both).
 
 --compliance: the account suppresses 1,000,000 numbers (1 in 100 of the recipients among
 them, aborted with code 421) and every POST carries a delivery window in the recipients' zone
@@ -71,6 +72,10 @@ function openWindow() {
 const FINAL = ['delivered', 'cancelled', 'expired', 'aborted', 'rejected', 'failed', 'deleted', 'unknown'];
 
 const FINALS_SQL = `select count(*) from recipients where status in (${FINAL.map((f) => `'${f}'`).join(', ')})`;
+// The messages' own count of recipients not yet final, kept in the transaction of each final
+// status: polled while waiting, because a count over all recipients every 100 ms took an eighth
+// of PostgreSQL's time in this bench. FINALS_SQL confirms the end.
+const SETTLED_SQL = 'select coalesce(sum(num_recipients - open_recipients), 0) from messages';
 // Recipients waiting for the carrier (submitted) or for their send_at (pending).
 const QUEUED_SQL = "select count(*) from recipients where status in ('pending', 'submitted')";
 
@@ -98,9 +103,10 @@ async function runOne(engine: Engine, recipients: number, batch: number, complia
     peakRss = Math.max(peakRss, mem.rss);
     peakHeap = Math.max(peakHeap, mem.heapUsed);
   };
-  // Sampled from the first POST on. When the engine keeps up with the POSTs (SQLite), the queue
+  // Sampled from the first POST on, twice a second (a count over the recipients costs the
+  // database time the run is measuring). When the engine keeps up with the POSTs (SQLite), the queue
   // drains between requests and stays near zero; when it does not, the backlog shows here.
-  const sampler = setInterval(() => void sample(), 100);
+  const sampler = setInterval(() => void sample(), 500);
   try {
     const started = performance.now();
     for (let sent = 0; sent < recipients; sent += batch) {
@@ -115,9 +121,9 @@ async function runOne(engine: Engine, recipients: number, batch: number, complia
       if (r.status !== 201) throw new Error(`POST failed: ${r.status} ${await r.text()}`);
     }
     for (;;) {
-      const finals = await db.scalar(FINALS_SQL);
-      bar.update(finals);
-      if (finals >= recipients) break;
+      const settled = await db.scalar(SETTLED_SQL);
+      bar.update(settled);
+      if (settled >= recipients && (await db.scalar(FINALS_SQL)) >= recipients) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const elapsed = performance.now() - started;
@@ -128,6 +134,17 @@ async function runOne(engine: Engine, recipients: number, batch: number, complia
     await server.stop();
     await db.drop();
   }
+}
+
+const verdict = (pass: boolean, what: string) => `${pass ? 'PASS' : 'MISS'} (${what})`;
+
+const sqliteTarget = (rate: number) => verdict(rate >= 10_000, '>= 10,000/s');
+
+/** Issue 14: PostgreSQL at 15,000/s, and within a third of SQLite's figure from the same run. */
+function postgresTarget(rate: number, sqliteRate: number | null): string {
+  const floor = verdict(rate >= 15_000, '>= 15,000/s');
+  if (sqliteRate === null) return floor;
+  return `${floor}, ${verdict(rate >= (sqliteRate * 2) / 3, `>= 2/3 of SQLite: ${count((sqliteRate * 2) / 3)}/s`)}`;
 }
 
 export async function runEngineBench(argv: string[]): Promise<void> {
@@ -147,6 +164,7 @@ export async function runEngineBench(argv: string[]): Promise<void> {
   }
   const engines = values.engine === 'both' ? ENGINES : [values.engine as Engine];
   const rows: string[][] = [];
+  let sqliteRate: number | null = null;
   for (const engine of engines) {
     const r = await runOne(
       engine,
@@ -154,8 +172,8 @@ export async function runEngineBench(argv: string[]): Promise<void> {
       Number(values.batch),
       values.compliance === true,
     );
-    const target =
-      engine === 'sqlite' ? (r.rate >= 10_000 ? 'PASS (>= 10,000/s)' : 'MISS (>= 10,000/s)') : '-';
+    const target = engine === 'sqlite' ? sqliteTarget(r.rate) : postgresTarget(r.rate, sqliteRate);
+    if (engine === 'sqlite') sqliteRate = r.rate;
     rows.push([
       engine,
       count(r.recipients),

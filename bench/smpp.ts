@@ -16,9 +16,10 @@ const HELP = `Usage: npm run bench -- smpp [--engine sqlite|postgres|both] [--re
 
 Sends N single-part recipients (default 100,000, all to numbers the simulator delivers)
 through the API → our SMPP connector → the SMSC simulator (window 100), and reports
-recipients/s to 'sent' and to 'delivered'. Target: >= 5,000/s.
+recipients/s to 'sent' and to 'delivered'. Targets: >= 5,000/s on SQLite; >= 8,000/s on
+PostgreSQL with no SMSC timeouts (receipts the simulator gave up waiting for: acknowledged late).
 The simulator runs in the bench's process; --smsc-process runs \`smsgw smsc-sim\` as its own
-process instead, as a user would.
+process instead, as a user would (its timeouts are then not counted).
 `;
 
 const SENT_SQL = 'select count(*) from recipients where sent_at is not null';
@@ -28,6 +29,25 @@ const ATTEMPTS_SQL = 'select count(*) from submit_attempts';
 interface Smsc {
   readonly port: number;
   close(): Promise<void>;
+  /** Responses that came after the SMSC had given up on their request; null: not counted. */
+  late(): number | null;
+}
+
+/**
+ * The in-process simulator's log, counting its response timeouts: a receipt acknowledged after
+ * the simulator stopped waiting logs "response to no request" (issue 14: none may happen).
+ * Those lines are counted, not printed; any other warning is.
+ */
+async function inProcessSmsc(): Promise<Smsc> {
+  let late = 0;
+  const log = {
+    write(line: string) {
+      if (line.includes('"response to no request"')) late += 1;
+      else process.stderr.write(line);
+    },
+  };
+  const smsc = await createSmscSimulator({ receiptDelayMs: 0, logger: pino({ level: 'warn' }, log) });
+  return { port: smsc.port, close: () => smsc.close(), late: () => late };
 }
 
 /** `smsgw smsc-sim` in its own process; resolves once it accepts connections. */
@@ -66,7 +86,7 @@ async function startSmscProcess(): Promise<Smsc> {
     if (Date.now() > deadline) throw new Error('smsc-sim did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { port, close: async () => void child.kill('SIGTERM') };
+  return { port, close: async () => void child.kill('SIGTERM'), late: () => null };
 }
 
 /**
@@ -82,11 +102,19 @@ function pollDelay(started: number, done: number, total: number): number {
   return Math.max(100, Math.min(2_000, remainingMs / 2));
 }
 
+/** SQLite's figure, and issue 14's for PostgreSQL: 8,000/s with no receipt acknowledged too late. */
+function target(engine: Engine, toDelivered: number, late: number | null): string {
+  const floor = engine === 'sqlite' ? 5_000 : 8_000;
+  const fast = `${toDelivered >= floor ? 'PASS' : 'MISS'} (>= ${count(floor)}/s)`;
+  if (engine === 'sqlite' || late === null) return fast;
+  return `${fast}, ${late === 0 ? 'PASS' : 'MISS'} (no SMSC timeouts)`;
+}
+
 async function runOne(engine: Engine, recipients: number, window: number, smscProcess: boolean) {
   const db = await createBenchDatabase(engine);
   const smsc: Smsc = smscProcess
     ? await startSmscProcess()
-    : await createSmscSimulator({ receiptDelayMs: 0, logger: pino({ level: 'warn' }) });
+    : await inProcessSmsc();
   const key = 'bench-smpp-key';
   const server = await startServer(
     loadConfig({
@@ -142,6 +170,7 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
       cpuPerThousand: ((cpu.user + cpu.system) / 1000 / recipients) * 1000,
       loopBusy: loop.utilization,
       attempts: await db.scalar(ATTEMPTS_SQL),
+      late: smsc.late(),
     };
   } finally {
     await server.stop();
@@ -179,7 +208,8 @@ export async function runSmppBench(argv: string[]): Promise<void> {
       count(r.attempts),
       `${count(r.cpuPerThousand)} ms`,
       `${Math.round(r.loopBusy * 100)} %`,
-      r.toDelivered >= 5000 ? 'PASS (>= 5,000/s)' : 'MISS (>= 5,000/s)',
+      r.late === null ? '-' : count(r.late),
+      target(engine, r.toDelivered, r.late),
     ]);
   }
   const where = values['smsc-process'] ? 'its own process, whose CPU is not counted' : 'in process';
@@ -192,11 +222,13 @@ export async function runSmppBench(argv: string[]): Promise<void> {
     'submit attempts',
     'CPU per 1k',
     'loop busy',
+    'SMSC timeouts',
     'target',
   ];
   process.stdout.write(
     `\nAPI → SMPP connector → smsc-sim (${where}, window ${values.window})\n${table(columns, rows)}\n` +
       'CPU per 1k: CPU time of this process (all threads) per 1,000 recipients; loop busy: the\n' +
-      "main thread's event-loop utilisation. Both from the first POST until all are delivered.\n",
+      "main thread's event-loop utilisation. Both from the first POST until all are delivered.\n" +
+      'SMSC timeouts: receipts the simulator stopped waiting for before smsgw acknowledged them.\n',
   );
 }

@@ -17,7 +17,13 @@ export function list(values: readonly unknown[]): ListParameter {
   return { list: values };
 }
 
-/** Rows for a `with v (…) as (${p.rows(…)})` table: VALUES on SQLite, unnest on PostgreSQL. */
+/**
+ * Rows for a `with v (…) as (${p.rows(…)})` table: unnest on PostgreSQL; on SQLite the rows as
+ * one JSON array read by json_each. SQLite joined a VALUES table the wrong way round in
+ * `update … from v`: it scanned the whole target table and looked each row up in v (14 ms per
+ * batch at 300,000 messages, growing with the table), where json_each drives the join and each
+ * target row is one key lookup. One text for any number of rows, too.
+ */
 export function rows(values: readonly (readonly unknown[])[]): RowsParameter {
   if (values.length === 0) throw new Error('a table of rows needs at least one row');
   return { rows: values };
@@ -58,9 +64,9 @@ export const SHAPED_MARK = '/*shaped*/ ';
  * to the driver. Kysely's builder walks and freezes a node per value and compiles every call
  * again: on the sending engine's statements that was a fifth of the engine thread's time.
  *
- * Lists and tables of rows take the dialect's best form: SQLite gets placeholders (IN lists
- * padded to a power of two, so a statement taking 1–500 values has ten shapes, each prepared
- * once); PostgreSQL gets one array per list or column (`= any($1)`, `unnest($1, $2)`), so the
+ * Lists and tables of rows take the dialect's best form: SQLite gets placeholders for lists (IN
+ * lists padded to a power of two, so a statement taking 1–500 values has ten shapes, each
+ * prepared once) and JSON for tables of rows (see rows()); PostgreSQL gets one array per list or column (`= any($1)`, `unnest($1, $2)`), so the
  * text is the same for any number of values and is parsed and planned once per connection,
  * where thousands of placeholders cost more to parse and plan than the rows cost to write.
  * `write` must use the placeholders in text order; `parameters` follow the same order. Table
@@ -88,8 +94,7 @@ export function runShaped<R>(
       if (numbered) {
         for (let c = 0; c < width; c++) values.push(parameter.rows.map((r) => r[c]));
       } else {
-        sizes.push(parameter.rows.length);
-        for (const r of parameter.rows) for (const v of r) values.push(v);
+        values.push(JSON.stringify(parameter.rows));
       }
     } else {
       values.push(parameter);
@@ -139,8 +144,8 @@ function shapedText(
       in: () => (numbered ? `= any(${one()})` : `in (${several(sizes[sized++]!)})`),
       rows: (types) => {
         if (numbered) return `select * from unnest(${types.map((t) => `${one()}::${t}[]`).join(', ')})`;
-        const row = `(${types.map((t) => `cast(${one()} as ${t})`).join(', ')})`;
-        return `values ${Array.from({ length: sizes[sized++]! }, () => row).join(', ')}`;
+        const place = one();
+        return `select ${types.map((t, i) => `cast(value ->> ${i} as ${t})`).join(', ')} from json_each(${place})`;
       },
     });
     if (numbered) text = SHAPED_MARK + text;

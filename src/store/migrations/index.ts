@@ -12,6 +12,7 @@ import { cluster } from './007_cluster.js';
 import { accountLimits } from './020_account_limits.js';
 import { idempotencyKeys } from './021_idempotency_keys.js';
 import { listFilters } from './022_list_filters.js';
+import { sqlitePlannerHints } from './008_sqlite_planner_hints.js';
 import { retention } from './023_retention.js';
 import { sendBudgets } from './024_send_budgets.js';
 import { consoleReads } from './030_console.js';
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookQueue,
   cluster,
   // 8-19 are kept for the sending engine's migrations, 24-29 for operations, 30- for the console.
+  sqlitePlannerHints,
   accountLimits,
   idempotencyKeys,
   listFilters,
