@@ -112,9 +112,7 @@ function target(engine: Engine, toDelivered: number, late: number | null): strin
 
 async function runOne(engine: Engine, recipients: number, window: number, smscProcess: boolean) {
   const db = await createBenchDatabase(engine);
-  const smsc: Smsc = smscProcess
-    ? await startSmscProcess()
-    : await inProcessSmsc();
+  const smsc: Smsc = smscProcess ? await startSmscProcess() : await inProcessSmsc();
   const key = 'bench-smpp-key';
   const server = await startServer(
     loadConfig({
