@@ -40,6 +40,8 @@ export interface Config {
   readonly retentionMs: number | null;
   /** The SMPP server for customers (decisions §21); null = off. */
   readonly smppServer: SmppServerConfig | null;
+  /** Most MB the engine thread's old generation may hold (V8's own limit is a few GB). */
+  readonly engineHeapMb: number;
 }
 
 export interface SmppServerConfig {
@@ -110,6 +112,7 @@ export function loadConfig(env: Env): Config {
       1 << 30,
     ),
     maxConnections: integer(read, 'SMSGW_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    engineHeapMb: integer(read, 'SMSGW_ENGINE_HEAP_MB', 128, 32, 65_536),
     retentionMs: retention(read, 'SMSGW_RETENTION'),
     smppServer: smppServer(read),
   });

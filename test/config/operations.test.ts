@@ -11,6 +11,7 @@ describe('operations settings', () => {
       maxBodyBytes: 1_048_576,
       maxConnections: 10_000,
       retentionMs: null,
+      engineHeapMb: 128,
     });
   });
 
@@ -21,6 +22,7 @@ describe('operations settings', () => {
       SMSGW_MAX_BODY_BYTES: '65536',
       SMSGW_MAX_CONNECTIONS: '100',
       SMSGW_RETENTION: '90d',
+      SMSGW_ENGINE_HEAP_MB: '512',
     });
     expect(config).toMatchObject({
       metricsToken: 'scrape',
@@ -28,6 +30,7 @@ describe('operations settings', () => {
       maxBodyBytes: 65_536,
       maxConnections: 100,
       retentionMs: 90 * 86_400_000,
+      engineHeapMb: 512,
     });
     expect(loadConfig({ SMSGW_RETENTION: 'OFF' }).retentionMs).toBeNull();
   });
@@ -46,6 +49,7 @@ describe('operations settings', () => {
     ['SMSGW_REQUEST_TIMEOUT_MS', '5s'],
     ['SMSGW_MAX_BODY_BYTES', '12'],
     ['SMSGW_MAX_CONNECTIONS', '0'],
+    ['SMSGW_ENGINE_HEAP_MB', '16'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
