@@ -66,9 +66,10 @@ export const SHAPED_MARK = '/*shaped*/ ';
  *
  * Lists and tables of rows take the dialect's best form: SQLite gets placeholders for lists (IN
  * lists padded to a power of two, so a statement taking 1–500 values has ten shapes, each
- * prepared once) and JSON for tables of rows (see rows()); PostgreSQL gets one array per list or column (`= any($1)`, `unnest($1, $2)`), so the
- * text is the same for any number of values and is parsed and planned once per connection,
- * where thousands of placeholders cost more to parse and plan than the rows cost to write.
+ * prepared once) and JSON for tables of rows (see rows()); PostgreSQL gets one array per list
+ * or column (`= any($1)`, `unnest($1, $2)`), so the text is the same for any number of values
+ * and is parsed and planned once per connection, where thousands of placeholders cost more to
+ * parse and plan than the rows cost to write.
  * `write` must use the placeholders in text order; `parameters` follow the same order. Table
  * and column names come from code, never from input.
  */
