@@ -155,21 +155,23 @@ async function loadMessages(tx: Kysely<Database>, ids: readonly number[], cache:
 }
 
 /**
- * Accounts with submitted recipients nobody holds, walked in index order (one seek each)
- * without reading their rows. Due or not is left to each account's claim.
+ * Table a(id): the accounts with submitted recipients nobody holds, walked in index order
+ * (recipients_work, one seek each) without reading their rows.
  */
-async function accountsWithSends(tx: Kysely<Database>, limit: number): Promise<number[]> {
-  const { rows } = await runShaped<{ id: number | string | null }>(
-    tx,
-    'accounts-with-sends',
-    (p) => `
-    with recursive a(id) as (
+const UNHELD_ACCOUNTS = `with recursive a(id) as (
       select min(account_id) from recipients where status = 'submitted' and locked_by is null
       union all
       select (select min(account_id) from recipients
               where status = 'submitted' and locked_by is null and account_id > a.id)
       from a where a.id is not null
-    )
+    )`;
+
+/** Accounts with submitted recipients nobody holds. Due or not is left to each account's claim. */
+async function accountsWithSends(tx: Kysely<Database>, limit: number): Promise<number[]> {
+  const { rows } = await runShaped<{ id: number | string | null }>(
+    tx,
+    'accounts-with-sends',
+    (p) => `${UNHELD_ACCOUNTS}
     select id from a where id is not null limit ${p.one()}`,
     [limit],
   );
@@ -198,20 +200,13 @@ export async function nextSendDue(
   throttled: ReadonlyMap<number, number> = new Map(),
 ): Promise<number | null> {
   const excluded = [...throttled.keys()];
-  // One seek per account (the claim's walk, then the first due_at in each account's part of
+  // One seek per account (UNHELD_ACCOUNTS, then the first due_at in each account's part of
   // recipients_work): a plain min(due_at) over unheld recipients read the whole backlog, 15 ms
   // at 250,000 queued, and it runs every time the engine goes idle.
   const { rows } = await runShaped<{ next: number | string | null }>(
     db,
     excluded.length === 0 ? 'next-send-due' : 'next-send-due-except',
-    (p) => `
-    with recursive a(id) as (
-      select min(account_id) from recipients where status = 'submitted' and locked_by is null
-      union all
-      select (select min(account_id) from recipients
-              where status = 'submitted' and locked_by is null and account_id > a.id)
-      from a where a.id is not null
-    )
+    (p) => `${UNHELD_ACCOUNTS}
     select min((select min(due_at) from recipients
                 where status = 'submitted' and locked_by is null and account_id = a.id)) as "next"
     from a where a.id is not null${excluded.length === 0 ? '' : ` and not (a.id ${p.in()})`}`,
