@@ -62,7 +62,7 @@ export async function startServer(
   // this thread's memory.
   const ownThread = !(database.kind === 'sqlite' && database.path === ':memory:');
   const writeLock = ownThread && database.kind === 'sqlite' ? createWriteLock() : null;
-  const conn = connect(database, { writeLock: writeLock ?? undefined });
+  const conn = connect(database, { writeLock: writeLock ?? undefined, cacheMb: config.sqliteCacheMb });
   await migrate(conn, logger);
   let engine: SendingEngine | null = null;
   const node = nodeIdentity(config);

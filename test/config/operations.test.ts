@@ -12,6 +12,7 @@ describe('operations settings', () => {
       maxConnections: 10_000,
       retentionMs: null,
       engineHeapMb: 128,
+      sqliteCacheMb: 8,
     });
   });
 
@@ -23,6 +24,7 @@ describe('operations settings', () => {
       SMSGW_MAX_CONNECTIONS: '100',
       SMSGW_RETENTION: '90d',
       SMSGW_ENGINE_HEAP_MB: '512',
+      SMSGW_SQLITE_CACHE_MB: '64',
     });
     expect(config).toMatchObject({
       metricsToken: 'scrape',
@@ -31,6 +33,7 @@ describe('operations settings', () => {
       maxConnections: 100,
       retentionMs: 90 * 86_400_000,
       engineHeapMb: 512,
+      sqliteCacheMb: 64,
     });
     expect(loadConfig({ SMSGW_RETENTION: 'OFF' }).retentionMs).toBeNull();
   });
@@ -50,6 +53,8 @@ describe('operations settings', () => {
     ['SMSGW_MAX_BODY_BYTES', '12'],
     ['SMSGW_MAX_CONNECTIONS', '0'],
     ['SMSGW_ENGINE_HEAP_MB', '16'],
+    ['SMSGW_SQLITE_CACHE_MB', '0'],
+    ['SMSGW_SQLITE_CACHE_MB', '8MB'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

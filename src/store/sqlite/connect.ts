@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { SQLITE_CACHE_MB } from '../../config/config.js';
 import type { Connection, Dialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { WriteLock } from './write-lock.js';
@@ -18,6 +19,8 @@ export const sqliteDialect: Dialect = {
 export interface SqliteOptions {
   /** Shared with the other threads of this process that write the same file. */
   readonly writeLock?: WriteLock;
+  /** Page cache in MB (SMSGW_SQLITE_CACHE_MB). */
+  readonly cacheMb?: number;
 }
 
 export function connectSqlite(path: string, options: SqliteOptions = {}): Connection {
@@ -30,7 +33,8 @@ export function connectSqlite(path: string, options: SqliteOptions = {}): Connec
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  raw.pragma('cache_size = -65536');
+  // Negative: in KiB rather than pages.
+  raw.pragma(`cache_size = -${(options.cacheMb ?? SQLITE_CACHE_MB) * 1024}`);
   // A checkpoint copies each page changed since the last one back into the database file,
   // once however often it changed. The engine changes the same index and table pages in every
   // transaction; at the default of 1,000 pages a checkpoint ran every few dozen transactions
