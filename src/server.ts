@@ -97,7 +97,7 @@ export async function startServer(
     store,
     logger,
     now,
-    wake: () => engine?.wake(),
+    wake: (kinds) => engine?.wake(kinds),
     connectorStates: () => engine?.connectorStates() ?? Promise.resolve({}),
     webhookEndpoints: () => engine?.webhookEndpoints() ?? Promise.resolve([]),
     onRoutingChanged: () => engine?.routingChanged(),
@@ -133,7 +133,7 @@ export async function startServer(
         config: config.smppServer,
         host: config.host,
         node: node.id,
-        send: { store, now, wake: () => engine?.wake(), writer: createMessageWriter(store) },
+        send: { store, now, wake: (kinds) => engine?.wake(kinds), writer: createMessageWriter(store) },
         logger,
       });
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { Account, Store } from '../store/port.js';
+import type { Account, QueuedWork, Store } from '../store/port.js';
 import { ValidationError, ValidationType } from '../domain/errors.js';
 import type { MessageWriter } from './message-writer.js';
 import { planSend, type SendInput } from './send-plan.js';
@@ -37,7 +37,8 @@ export interface SendOrigin {
 export interface SendDeps {
   readonly store: Store;
   readonly now: () => number;
-  readonly wake?: () => void;
+  /** Wakes the engine for these kinds of work; for every kind when none are named. */
+  readonly wake?: (kinds?: readonly QueuedWork[]) => void;
   readonly writer: MessageWriter;
 }
 
@@ -101,7 +102,9 @@ export async function sendMessage(
       info: creditInfo(credits, numParts, recipients.length - plan.suppressed.size, result.available),
     });
   }
-  deps.wake?.();
+  // Recipients handed to this node's engine need no wake-up: a claim would find nothing, and on
+  // SQLite its turn would take the writer from the API for it.
+  if (result.queued.length > 0) deps.wake?.(result.queued);
   return { kind: 'created', messageID: result.id, numParts, numRecipients: recipients.length };
 }
 

@@ -8,7 +8,7 @@ import type { Lifecycle } from '../app/readiness.js';
 import type { EndpointState } from '../webhooks/sender.js';
 import type { Config } from '../config/config.js';
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
-import type { Store } from '../store/port.js';
+import type { QueuedWork, Store } from '../store/port.js';
 import { errorBody, handleClientError, handleError, handleFrameworkError } from './errors.js';
 import { createStoreStats, type Stats } from '../app/stats.js';
 import { parseJsonBody } from './json-body.js';
@@ -31,7 +31,8 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly now: () => number;
   /** Wakes the sending engine when new work may be due. */
-  readonly wake?: () => void;
+  /** Wakes the engine for these kinds of work; for every kind when none are named. */
+  readonly wake?: (kinds?: readonly QueuedWork[]) => void;
   /** Live state of each running SMPP connector, for the admin API. */
   readonly connectorStates?: () => Promise<Record<string, unknown>>;
   /** This node's webhook receivers and their circuit breakers, for the admin API. */

@@ -16,6 +16,7 @@ import type {
   MessageSortField,
   MessageStore,
   NewMessageInput,
+  QueuedWork,
 } from './port.js';
 import type { Database, MessagesTable, RecipientsTable } from './schema.js';
 import type { Changed, TransitionSink } from './transitions.js';
@@ -211,7 +212,7 @@ export async function createIn(
       reserved = taken.reserved;
     }
     accepted.push({ input, reserved, result: results.length });
-    results.push({ kind: 'created', id: 0 });
+    results.push({ kind: 'created', id: 0, queued: [] });
   }
   const ids = await insertMessages(tx, accepted);
   for (const [i, { input }] of accepted.entries()) {
@@ -254,9 +255,16 @@ export async function createIn(
     }
   >();
   const createdAt = items[0]?.message.createdAt ?? 0;
+  /** Per message: what it left for an engine to claim (QueuedWork). */
+  const leftFor = new Map<number, Set<QueuedWork>>();
+  const leave = (id: number, work: QueuedWork) => {
+    const kinds = leftFor.get(id);
+    if (kinds) kinds.add(work);
+    else leftFor.set(id, new Set([work]));
+  };
   accepted.forEach(({ input: { message, recipients, suppressed, releaseAt, metered: rated }, result }, i) => {
     const id = ids[i]!;
-    results[result] = { kind: 'created', id };
+    results[result] = { kind: 'created', id, queued: [] };
     const at = message.createdAt;
     // The message's work is queued in the same commit: accepted means it will be sent.
     const dueNow = !message.paused && message.sendAt <= at && recipients.length <= RELEASE_AT_ACCEPT_MAX;
@@ -299,8 +307,10 @@ export async function createIn(
           null,
         ];
         rows.push(row);
-        if (rated) metered++;
-        else dueRows.push(row);
+        if (rated) {
+          metered++;
+          leave(id, 'sends');
+        } else dueRows.push(row);
         due = true;
         continue;
       }
@@ -333,9 +343,11 @@ export async function createIn(
     }
     if (!message.paused && firstRelease !== Infinity) {
       jobs.push({ kind: JOB.release, subjectId: id, accountId: message.accountId, runAt: firstRelease });
+      leave(id, 'jobs');
     }
     if (message.expiresAt !== null && open > 0) {
       jobs.push({ kind: JOB.expire, subjectId: id, accountId: message.accountId, runAt: message.expiresAt });
+      leave(id, 'jobs');
     }
   });
   countEntered(tx, 'pending', pending);
@@ -345,6 +357,7 @@ export async function createIn(
   const held = hold ? hold.take(dueRows.length) : 0;
   if (hold) hold.taken += held;
   for (let i = 0; i < held; i++) dueRows[i]![LOCKED_BY] = hold!.node;
+  for (let i = held; i < dueRows.length; i++) leave(dueRows[i]![MESSAGE_ID] as number, 'sends');
   const changed: Changed[] = [];
   if (dueRows.length === 0 && metered === 0 && aborted === 0) {
     await insertRows(tx, 'recipients', RECIPIENT_COLUMNS, rows);
@@ -396,7 +409,10 @@ export async function createIn(
   }
   await enqueue(tx, jobs, createdAt);
   if (sink && changed.length > 0) await sink(tx, changed);
-  return results;
+  return results.map((r) => {
+    const queued = r.kind === 'created' ? leftFor.get(r.id) : undefined;
+    return queued ? { ...r, queued: [...queued] } : r;
+  });
 }
 
 /**
@@ -471,6 +487,7 @@ const RECIPIENT_COLUMNS = [
   'release_at',
 ] as const satisfies readonly (keyof RecipientsTable)[];
 const LOCKED_BY = RECIPIENT_COLUMNS.indexOf('locked_by');
+const MESSAGE_ID = RECIPIENT_COLUMNS.indexOf('message_id');
 
 /** Atomic on both engines: the balance can never go negative under concurrent sends. */
 async function reserveCredits(

@@ -207,8 +207,15 @@ export interface NewMessageInput {
   readonly metered?: boolean;
 }
 
+/**
+ * Work an acceptance left in the database for an engine to find: due recipients not handed to
+ * this node's engine (it had no room, or the account's send_rate meters them) and jobs
+ * (releases, expiries). Webhooks it queued wake the engine on their own.
+ */
+export type QueuedWork = 'sends' | 'jobs';
+
 export type CreateMessageResult =
-  | { readonly kind: 'created'; readonly id: number }
+  | { readonly kind: 'created'; readonly id: number; readonly queued: readonly QueuedWork[] }
   | { readonly kind: 'credit_insufficient'; readonly available: number };
 
 export const MESSAGE_SORT_FIELDS = [
