@@ -30,7 +30,6 @@ export interface AppDeps {
   readonly store: Store;
   readonly logger: Logger;
   readonly now: () => number;
-  /** Wakes the sending engine when new work may be due. */
   /** Wakes the engine for these kinds of work; for every kind when none are named. */
   readonly wake?: (kinds?: readonly QueuedWork[]) => void;
   /** Live state of each running SMPP connector, for the admin API. */

@@ -44,7 +44,6 @@ export async function startSmppServer(deps: SmppServerDeps): Promise<SmppServer>
       store,
       node: deps.node,
       now,
-      wake: send.wake,
       logger,
       submitter,
       idleMs: config.idleMs,

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { verifySmppPassword } from '../app/smpp-users.js';
 import { CommandStatus, encodePdu, makePdu, tlv, type Pdu, type PduOf } from '../carriers/smpp/pdu/index.js';
 import { Link } from '../carriers/smpp/session/index.js';
-import type { Account, QueuedWork, Store } from '../store/port.js';
+import type { Account, Store } from '../store/port.js';
 import type { SmppBindMode, SmppUser } from '../store/smpp/index.js';
 import { querySmAnswer } from './query.js';
 import type { SubmitAnswer, SubmitPdu, Submitter } from './submit.js';
@@ -38,7 +38,6 @@ export interface SessionDeps {
   readonly store: Store;
   readonly node: string;
   readonly now: () => number;
-  readonly wake?: (kinds?: readonly QueuedWork[]) => void;
   readonly logger: Logger;
   readonly submitter: Submitter;
   readonly idleMs: number;
