@@ -196,12 +196,14 @@ export async function ensureBootstrapAccount(
   logger: Logger,
 ): Promise<{ apiKey: string | null }> {
   // Several nodes may start at once on an empty store: the one that loses the race for the
-  // account's name (or the key's hash) finds it there on a second look.
+  // account's name (refused as AlreadyExistsError) or for the key's hash (a unique violation)
+  // finds it there on a second look. Each look settles one of the two, so a few suffice.
   for (let attempt = 1; ; attempt++) {
     try {
       return await ensureBootstrapOnce(store, bootstrapKey, now, logger);
     } catch (error) {
-      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+      const lostRace = error instanceof AlreadyExistsError || isUniqueViolation(error);
+      if (attempt >= 5 || !lostRace) throw error;
     }
   }
 }
