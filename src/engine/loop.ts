@@ -152,9 +152,9 @@ export function startLoop(options: LoopOptions): Loop {
     } catch (error) {
       logger.warn({ err: error }, 'reading when work is next due failed');
     }
+    // A turn ran, or another settle began, while the store answered: that one decides the sleep.
     if (stopped || running || idleTimer !== null) return;
     const wait = next === null ? options.maxSleepMs : Math.min(options.maxSleepMs, Math.max(1, next - now()));
-    if (idleTimer) clearTimeout(idleTimer);
     idleTimer = setTimeout(() => {
       idleTimer = null;
       options.onDue();
