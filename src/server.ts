@@ -21,6 +21,7 @@ import { createInboundSink, createReportSink } from './webhooks/report-sink.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { countRecipientsInto } from './metrics/engine-metrics.js';
 import { startCleaner } from './app/cleaner.js';
+import { startStatisticsKeeper } from './store/postgres/statistics.js';
 import { createMessageWriter } from './app/message-writer.js';
 import { startSmppServer, type SmppServer } from './smpp-server/server.js';
 
@@ -64,6 +65,7 @@ export async function startServer(
   const writeLock = ownThread && database.kind === 'sqlite' ? createWriteLock() : null;
   const conn = connect(database, { writeLock: writeLock ?? undefined, cacheMb: config.sqliteCacheMb });
   await migrate(conn, logger);
+  const statistics = database.kind === 'postgres' ? startStatisticsKeeper(conn.db, logger) : null;
   let engine: SendingEngine | null = null;
   const node = nodeIdentity(config);
   // Empty until the engine has started and given it its capacity.
@@ -117,6 +119,7 @@ export async function startServer(
     if (early.length > 0) engine.adopt(early.splice(0));
   } catch (error) {
     await app.close();
+    await statistics?.stop();
     await store.close();
     throw error;
   }
@@ -139,6 +142,7 @@ export async function startServer(
     } catch (error) {
       await app.close();
       await engine.stop();
+      await statistics?.stop();
       await store.close();
       throw error;
     }
@@ -176,6 +180,7 @@ export async function startServer(
         await cleaner.stop();
         await engine?.stop();
         done('engine stopped');
+        await statistics?.stop();
         await store.close();
         done('database closed');
       })();

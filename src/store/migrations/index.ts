@@ -10,6 +10,7 @@ import { connectors } from './005_connectors.js';
 import { webhookQueue } from './006_webhook_queue.js';
 import { cluster } from './007_cluster.js';
 import { sqlitePlannerHints } from './008_sqlite_planner_hints.js';
+import { claimableRecipients } from './009_claimable_recipients.js';
 import { accountLimits } from './020_account_limits.js';
 import { idempotencyKeys } from './021_idempotency_keys.js';
 import { listFilters } from './022_list_filters.js';
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   cluster,
   // 8-19 are kept for the sending engine's migrations, 24-29 for operations, 30- for the console.
   sqlitePlannerHints,
+  claimableRecipients,
   accountLimits,
   idempotencyKeys,
   listFilters,

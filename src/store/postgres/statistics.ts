@@ -1,0 +1,87 @@
+/**
+ * Planner statistics for tables that grow faster than autovacuum looks at them.
+ *
+ * PostgreSQL plans from statistics that ANALYZE gathers, and autovacuum analyzes a table once
+ * 50 rows + 10 % of it have changed, looking once a minute (autovacuum_naptime). A new smsgw
+ * database fills from empty much faster than that: for its first minute or more the queue tables
+ * have no statistics at all, and without them the planner takes `connector = 'smpp'` as matching
+ * a few rows of recipient_parts instead of all of them. Each receipt batch then read every part
+ * of the connector (9 ms per 100 receipts at 50,000 parts, growing with the table) where its key
+ * lookups take under 1 ms; the send claim and the status updates went the same way.
+ *
+ * This keeper analyzes a table of smsgw's schema once its changes since the last ANALYZE
+ * exceed its size then (it has doubled, or been rewritten): about a dozen times while a table
+ * grows from 1,000 rows to a million, each a sample of 30,000 rows at most. A large table's
+ * 10 % comes long before its 100 %, so autovacuum keeps doing its own work there; this only
+ * covers the young tables it would reach too late. Several nodes may run it on one database:
+ * SKIP_LOCKED passes over a table another session is analyzing already.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../schema.js';
+
+export interface StatisticsKeeper {
+  stop(): Promise<void>;
+}
+
+/** Changes a table needs before its first ANALYZE here (autovacuum's own floor is 50). */
+const MIN_CHANGES = 1_000;
+/** Often enough that a table filling at thousands of rows a second is analyzed within a second. */
+const DEFAULT_INTERVAL_MS = 1_000;
+
+/** Tables of the current schema that changed more than their size since they were analyzed. */
+async function outgrown(db: Kysely<Database>): Promise<{ name: string; changes: number; rows: number }[]> {
+  const { rows } = await sql<{ name: string; changes: number | string; rows: number | string }>`
+    select s.relname as name, s.n_mod_since_analyze as changes, greatest(c.reltuples, 0) as rows
+    from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+    where s.schemaname = current_schema()
+      and s.n_mod_since_analyze > greatest(${MIN_CHANGES}, c.reltuples)`.execute(db);
+  return rows.map((r) => ({ name: r.name, changes: Number(r.changes), rows: Number(r.rows) }));
+}
+
+/**
+ * One pass: analyzes every table of the current schema that has outgrown its statistics, and
+ * returns their names (a table another session was analyzing already is among them).
+ */
+export async function analyzeOutgrownTables(db: Kysely<Database>, logger?: Logger): Promise<string[]> {
+  const analyzed: string[] = [];
+  for (const table of await outgrown(db)) {
+    const started = Date.now();
+    await sql`analyze (skip_locked) ${sql.table(table.name)}`.execute(db);
+    analyzed.push(table.name);
+    logger?.debug(
+      { table: table.name, changes: table.changes, rowsBefore: table.rows, ms: Date.now() - started },
+      'table analyzed',
+    );
+  }
+  return analyzed;
+}
+
+export function startStatisticsKeeper(
+  db: Kysely<Database>,
+  logger: Logger,
+  intervalMs = DEFAULT_INTERVAL_MS,
+): StatisticsKeeper {
+  const log = logger.child({ component: 'statistics' });
+  let running: Promise<void> | null = null;
+
+  const pass = async () => {
+    try {
+      await analyzeOutgrownTables(db, log);
+    } catch (error) {
+      log.warn({ err: error }, 'analyzing growing tables failed; autovacuum will still do it');
+    }
+  };
+
+  // A pass still running when the next is due (a big table's ANALYZE) is not doubled.
+  const timer = setInterval(() => {
+    running ??= pass().finally(() => (running = null));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres } from '../../src/store/postgres/connect.js';
+import { analyzeOutgrownTables } from '../../src/store/postgres/statistics.js';
+import type { Connection } from '../../src/store/dialect.js';
+import { PG_URL } from '../helpers/engines.js';
+
+async function admin(query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+async function setting(conn: Connection, name: string): Promise<string> {
+  const { rows } = await sql<{ value: string }>`select current_setting(${name}) as value`.execute(conn.db);
+  return rows[0]!.value;
+}
+
+describe('PostgreSQL sessions', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const open: Connection[] = [];
+  const connectWith = (options: string) => {
+    const conn = connectPostgres(`${PG_URL}?options=${encodeURIComponent(options)}`);
+    open.push(conn);
+    return conn;
+  };
+  beforeAll(() => admin(`create schema ${schema}`));
+  afterAll(async () => {
+    for (const conn of open) await conn.close();
+    await admin(`drop schema ${schema} cascade`);
+  });
+
+  it('plan for a working set in memory, without JIT, each run for its own values', async () => {
+    const conn = connectWith(`-c search_path=${schema}`);
+    expect(await setting(conn, 'jit')).toBe('off');
+    expect(await setting(conn, 'random_page_cost')).toBe('1.1');
+    expect(await setting(conn, 'plan_cache_mode')).toBe('force_custom_plan');
+    expect(await setting(conn, 'search_path')).toBe(schema);
+  });
+
+  it("keep the operator's own settings from the URL over smsgw's", async () => {
+    const conn = connectWith(`-c search_path=${schema} -c random_page_cost=2`);
+    expect(await setting(conn, 'random_page_cost')).toBe('2');
+    expect(await setting(conn, 'jit')).toBe('off');
+  });
+
+  it('analyze a table once it has outgrown its statistics, and not again until it doubles', async () => {
+    // One connection, so the statistics this session counts are the ones flushed below.
+    const conn = connectPostgres(`${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, 1);
+    open.push(conn);
+    const grow = async (rows: number) => {
+      await sql`insert into queue (n) select g from generate_series(1, ${rows}) g`.execute(conn.db);
+      // Counts reach the shared statistics when the session next goes idle, at most once a second.
+      await sql`select pg_stat_force_next_flush()`.execute(conn.db);
+    };
+    // Autovacuum stays out of it: its own analyze would make the counts below its, not ours.
+    await sql`create table queue (n integer) with (autovacuum_enabled = false)`.execute(conn.db);
+    const analyzedAt = async () => {
+      const { rows } = await sql<{ at: Date | null }>`
+        select last_analyze as at from pg_stat_user_tables
+        where schemaname = current_schema() and relname = 'queue'`.execute(conn.db);
+      return rows[0]?.at ?? null;
+    };
+
+    await grow(500);
+    expect(await analyzeOutgrownTables(conn.db)).toEqual([]);
+    await grow(2_000);
+    expect(await analyzeOutgrownTables(conn.db)).toEqual(['queue']);
+    expect(await analyzedAt()).not.toBeNull();
+    // 2,500 rows now: another 1,000 is autovacuum's business (10 %), not a doubling.
+    await grow(1_000);
+    expect(await analyzeOutgrownTables(conn.db)).toEqual([]);
+    await grow(2_000);
+    expect(await analyzeOutgrownTables(conn.db)).toEqual(['queue']);
+  });
+});
