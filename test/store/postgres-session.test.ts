@@ -79,4 +79,30 @@ describe('PostgreSQL sessions', () => {
     await grow(2_000);
     expect(await analyzeOutgrownTables(conn.db)).toEqual(['queue']);
   });
+
+  it('leave a table this role may not analyze to autovacuum', async () => {
+    const role = `r_${randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      await client.query(`create role ${role} login`);
+      await client.query(`grant usage on schema ${schema} to ${role}`);
+      await client.query(`create table ${schema}.theirs (n integer) with (autovacuum_enabled = false)`);
+      await client.query(`insert into ${schema}.theirs select g from generate_series(1, 3000) g`);
+      await client.query('select pg_stat_force_next_flush()');
+      const url = new URL(PG_URL);
+      url.username = role;
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const theirs = connectPostgres(url.toString(), 1);
+      open.push(theirs);
+      expect(await analyzeOutgrownTables(theirs.db)).not.toContain('theirs');
+      const owner = connectWith(`-c search_path=${schema}`);
+      expect(await analyzeOutgrownTables(owner.db)).toContain('theirs');
+    } finally {
+      await client.query(`drop table if exists ${schema}.theirs`);
+      await client.query(`revoke usage on schema ${schema} from ${role}`).catch(() => undefined);
+      await client.query(`drop role if exists ${role}`);
+      await client.end();
+    }
+  });
 });

@@ -29,13 +29,18 @@ const MIN_CHANGES = 1_000;
 /** Often enough that a table filling at thousands of rows a second is analyzed within a second. */
 const DEFAULT_INTERVAL_MS = 1_000;
 
-/** Tables of the current schema that changed more than their size since they were analyzed. */
+/**
+ * Tables of the current schema that changed more than their size since they were analyzed, of
+ * those this role may analyze (their owner's; a table it may not analyze would only be skipped
+ * with a warning in PostgreSQL's log, every second).
+ */
 async function outgrown(db: Kysely<Database>): Promise<{ name: string; changes: number; rows: number }[]> {
   const { rows } = await sql<{ name: string; changes: number | string; rows: number | string }>`
     select s.relname as name, s.n_mod_since_analyze as changes, greatest(c.reltuples, 0) as rows
     from pg_stat_user_tables s join pg_class c on c.oid = s.relid
     where s.schemaname = current_schema()
-      and s.n_mod_since_analyze > greatest(${MIN_CHANGES}, c.reltuples)`.execute(db);
+      and s.n_mod_since_analyze > greatest(${MIN_CHANGES}, c.reltuples)
+      and pg_has_role(c.relowner, 'usage')`.execute(db);
   return rows.map((r) => ({ name: r.name, changes: Number(r.changes), rows: Number(r.rows) }));
 }
 
