@@ -20,12 +20,6 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 /**
  * Settings of every smsgw session, sent in the startup packet (no round trip of their own):
  *
- * - `plan_cache_mode`: the hot statements are prepared once (below), and PostgreSQL would switch
- *   a prepared statement to a generic plan after five runs. For `= any($1)` over an array of
- *   unknown length the generic plan of the receipt match is a hash join over all of
- *   recipient_parts, which grows with the table: one node sent 750 recipients/s instead of
- *   3,600 (bench cluster, 30,000 recipients). Planning each run for its actual arrays costs
- *   far less.
  * - `jit`: compiling a plan to machine code pays for itself on analytical queries that run for
  *   seconds. The engine's statements run for a millisecond, and one whose estimate crossed
  *   jit_above_cost (the account walk of the send claim, on a young table) spent 10 ms compiling.
@@ -34,9 +28,19 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
  *   match and the part update read every part of the connector (3–9 ms per batch of 100 at
  *   30,000 parts) instead of probing the key of each (0.5–1 ms).
  *
+ * The hot statements are prepared once per connection (below) and keep PostgreSQL's own
+ * plan_cache_mode: after five runs it reuses one generic plan when that costs no more than
+ * planning each run. With `force_custom_plan`, which this once set, PostgreSQL planned every
+ * run again: 20 % of its CPU per recipient (smpp bench: 195–200 against 154–164 µs; engine
+ * bench, 200,000 recipients: 125 against 100 µs and 8,668 against 9,841 recipients/s). That
+ * setting had been the cure for a generic receipt match that hash-joined all of
+ * recipient_parts, planned when the tables had no statistics; with them (./statistics.ts, and
+ * each ANALYZE discards the plans made before it) the generic plans probe the keys, whatever
+ * the length of their arrays.
+ *
  * Settings in the URL's own `options` come after these, so an operator's choice wins.
  */
-const SESSION_SETTINGS = '-c plan_cache_mode=force_custom_plan -c jit=off -c random_page_cost=1.1';
+const SESSION_SETTINGS = '-c jit=off -c random_page_cost=1.1';
 
 /** `url` may carry `?options=-c search_path=NAME` to keep smsgw's tables in a schema of their own. */
 export function connectPostgres(url: string, poolSize = 10): Connection {
