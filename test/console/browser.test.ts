@@ -186,7 +186,10 @@ describe('the console with the simulated carrier', () => {
     const key = (await page.getByTestId('shown-once').textContent())!;
     expect(key).toMatch(/^sk_/);
     expect(key).not.toBe(firstKey);
-    expect(await page.getByRole('region', { name: 'API keys' }).getByRole('row').count()).toBe(3);
+    // The key is shown before the list of keys has been read again: wait for its new row.
+    const keyRows = page.getByRole('region', { name: 'API keys' }).getByRole('row');
+    await keyRows.nth(2).waitFor();
+    expect(await keyRows.count()).toBe(3);
     await expectAccessible(page, 'account (operator)');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
