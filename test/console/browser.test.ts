@@ -248,6 +248,8 @@ describe('the console with an SMPP connector', () => {
 
       await api(s.origin, KEY, 'POST', '/v1/sms/message', { to: ['+61491570150'], from: 'Acme', body: 'hi' });
       await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+      // The connectors page has a region of that name too: look only once the dashboard shows.
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
       await page.getByRole('region', { name: 'Connectors' }).getByText('telco').waitFor();
       await page.getByRole('heading', { name: 'Connector throughput' }).waitFor({ timeout: 10_000 });
     } finally {
