@@ -5,6 +5,7 @@
  * as soon as it commits.
  */
 import type { Kysely } from 'kysely';
+import { coalescedLookup } from './coalesced-lookup.js';
 import type { Dialect } from './dialect.js';
 import { countedTransaction, type OnEntered } from './entered.js';
 import { insertRows } from './insert-rows.js';
@@ -70,6 +71,10 @@ export function suppressionStore(db: Kysely<Database>, effects: SuppressionEffec
       .executeTakeFirst();
     return row ? toSuppression(row) : null;
   };
+  const lookup = (accountId: number, msisdns: readonly string[]) => suppressedAmongIn(db, accountId, msisdns);
+  // On PostgreSQL, where each lookup is a round trip, the POSTs of one turn of the event loop
+  // ask together (./coalesced-lookup.ts); SQLite answers in the same thread at once.
+  const suppressedAmong = usesNumberedParameters(db) ? coalescedLookup(lookup) : lookup;
   return {
     async list(accountId, limit, offset) {
       const rows = await db
@@ -99,7 +104,7 @@ export function suppressionStore(db: Kysely<Database>, effects: SuppressionEffec
       return row ? toSuppression(row) : null;
     },
 
-    suppressedAmong: (accountId, msisdns) => suppressedAmongIn(db, accountId, msisdns),
+    suppressedAmong,
 
     addMany: (accountId, msisdns, reason, now) =>
       write((tx) => suppressIn(tx, effects, accountId, msisdns, reason, now)),
