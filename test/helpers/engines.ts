@@ -28,6 +28,22 @@ export interface TestDatabase {
 
 export const ENGINES = ['sqlite', 'postgres'] as const;
 
+/** Runs one statement on a connection of its own as the test database's superuser. */
+export async function adminQuery(query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+/** PG_URL with `schema` as the search path: smsgw's tables go there. */
+export function schemaUrl(schema: string): string {
+  return `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
 export async function createTestDatabase(engine: 'sqlite' | 'postgres'): Promise<TestDatabase> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'smsgw-test-'));
@@ -46,11 +62,8 @@ export async function createTestDatabase(engine: 'sqlite' | 'postgres'): Promise
     };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  await adminQuery(`create schema ${schema}`);
+  const url = schemaUrl(schema);
   const conn = connectPostgres(url);
   await migrate(conn);
   return {
@@ -60,10 +73,7 @@ export async function createTestDatabase(engine: 'sqlite' | 'postgres'): Promise
     url,
     async drop() {
       await conn.close();
-      const cleanup = new pg.Client({ connectionString: PG_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop schema ${schema} cascade`);
-      await cleanup.end();
+      await adminQuery(`drop schema ${schema} cascade`);
     },
   };
 }

@@ -5,17 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../../src/store/postgres/connect.js';
 import { analyzeOutgrownTables } from '../../src/store/postgres/statistics.js';
 import type { Connection } from '../../src/store/dialect.js';
-import { PG_URL } from '../helpers/engines.js';
-
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
+import { adminQuery, PG_URL } from '../helpers/engines.js';
 
 async function setting(conn: Connection, name: string): Promise<string> {
   const { rows } = await sql<{ value: string }>`select current_setting(${name}) as value`.execute(conn.db);
@@ -25,15 +15,15 @@ async function setting(conn: Connection, name: string): Promise<string> {
 describe('PostgreSQL sessions', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const open: Connection[] = [];
-  const connectWith = (options: string) => {
-    const conn = connectPostgres(`${PG_URL}?options=${encodeURIComponent(options)}`);
+  const connectWith = (options: string, poolSize?: number) => {
+    const conn = connectPostgres(`${PG_URL}?options=${encodeURIComponent(options)}`, poolSize);
     open.push(conn);
     return conn;
   };
-  beforeAll(() => admin(`create schema ${schema}`));
+  beforeAll(() => adminQuery(`create schema ${schema}`));
   afterAll(async () => {
     for (const conn of open) await conn.close();
-    await admin(`drop schema ${schema} cascade`);
+    await adminQuery(`drop schema ${schema} cascade`);
   });
 
   it('plan for a working set in memory, without JIT', async () => {
@@ -51,8 +41,7 @@ describe('PostgreSQL sessions', () => {
 
   it('analyze a table once it has outgrown its statistics, and not again until it doubles', async () => {
     // One connection, so the statistics this session counts are the ones flushed below.
-    const conn = connectPostgres(`${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, 1);
-    open.push(conn);
+    const conn = connectWith(`-c search_path=${schema}`, 1);
     const grow = async (rows: number) => {
       await sql`insert into queue (n) select g from generate_series(1, ${rows}) g`.execute(conn.db);
       // Counts reach the shared statistics when the session next goes idle, at most once a second.

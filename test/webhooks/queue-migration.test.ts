@@ -4,7 +4,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/store/dialect.js';
@@ -17,7 +16,7 @@ import { startEngine } from '../../src/engine/engine.js';
 import { createReportSink } from '../../src/webhooks/report-sink.js';
 import { ScriptedConnector } from '../helpers/engine.js';
 import { generateWebhookSecret } from '../../src/webhooks/sign.js';
-import { ENGINES, PG_URL } from '../helpers/engines.js';
+import { adminQuery, ENGINES, schemaUrl } from '../helpers/engines.js';
 
 /**
  * Migration 6 moves webhook work from outbox jobs onto the delivery rows (and migration 7 makes
@@ -35,17 +34,9 @@ async function databaseAt(engine: 'sqlite' | 'postgres', version: number) {
     remove = async () => rmSync(dir, { recursive: true, force: true });
   } else {
     const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    conn = connectPostgres(`${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`);
-    remove = async () => {
-      const cleanup = new pg.Client({ connectionString: PG_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop schema ${schema} cascade`);
-      await cleanup.end();
-    };
+    await adminQuery(`create schema ${schema}`);
+    conn = connectPostgres(schemaUrl(schema));
+    remove = () => adminQuery(`drop schema ${schema} cascade`);
   }
   // The version table as migrate() makes it, so that migrate() later takes over from here.
   await conn.db.schema
