@@ -15,11 +15,10 @@ interface Waiting {
 }
 
 export function coalescedLookup<K>(lookup: Lookup<K>): Lookup<K> {
+  // Lookups asked since the last flush; a flush is scheduled exactly while this is not empty.
   let waiting = new Map<K, Waiting>();
-  let scheduled = false;
 
   const flush = () => {
-    scheduled = false;
     const batch = waiting;
     waiting = new Map();
     for (const [key, { values, callers }] of batch) {
@@ -36,6 +35,7 @@ export function coalescedLookup<K>(lookup: Lookup<K>): Lookup<K> {
 
   return (key, values) =>
     new Promise<Set<string>>((resolve, reject) => {
+      if (waiting.size === 0) setImmediate(flush);
       let entry = waiting.get(key);
       if (!entry) {
         entry = { values: new Set(), callers: [] };
@@ -47,9 +47,5 @@ export function coalescedLookup<K>(lookup: Lookup<K>): Lookup<K> {
         resolve: (found) => resolve(new Set(values.filter((v) => found.has(v)))),
         reject,
       });
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
     });
 }
