@@ -11,6 +11,7 @@ import { webhookQueue } from './006_webhook_queue.js';
 import { cluster } from './007_cluster.js';
 import { sqlitePlannerHints } from './008_sqlite_planner_hints.js';
 import { claimableRecipients } from './009_claimable_recipients.js';
+import { hotPathWrites } from './010_hot_path_writes.js';
 import { accountLimits } from './020_account_limits.js';
 import { idempotencyKeys } from './021_idempotency_keys.js';
 import { listFilters } from './022_list_filters.js';
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // 8-19 are kept for the sending engine's migrations, 24-29 for operations, 30- for the console.
   sqlitePlannerHints,
   claimableRecipients,
+  hotPathWrites,
   accountLimits,
   idempotencyKeys,
   listFilters,
