@@ -55,6 +55,14 @@ const numberedByAdapter = new WeakMap<object, boolean>();
  * The comment that marks a statement text as one of these: the PostgreSQL connection prepares
  * it once per connection under a name (src/store/postgres/connect.ts), since its text never
  * depends on how many values it carries.
+ *
+ * Not the statements that join a table of rows (`p.rows()`): PostgreSQL plans those at every
+ * run, with the rows in hand. A prepared one soon runs a generic plan, which guesses 10 rows for
+ * the table and knows nothing of the target's filter but its statistics; on a young or fast
+ * growing table that plan took the target's few "open" rows as the outer side and unnested the
+ * arrays again for each of them (the receipt update of 400 parts: 90–320 ms instead of 5, a
+ * seventh of the engine bench's time on PostgreSQL). Planning one of these costs a fraction of
+ * a millisecond, once per batch of hundreds of rows.
  */
 export const SHAPED_MARK = '/*shaped*/ ';
 
@@ -69,7 +77,8 @@ export const SHAPED_MARK = '/*shaped*/ ';
  * prepared once) and JSON for tables of rows (see rows()); PostgreSQL gets one array per list
  * or column (`= any($1)`, `unnest($1, $2)`), so the text is the same for any number of values
  * and is parsed and planned once per connection, where thousands of placeholders cost more to
- * parse and plan than the rows cost to write.
+ * parse and plan than the rows cost to write (tables of rows are planned at each run: see
+ * SHAPED_MARK).
  * `write` must use the placeholders in text order; `parameters` follow the same order. Table
  * and column names come from code, never from input.
  */
@@ -137,6 +146,7 @@ function shapedText(
   if (text === undefined) {
     let n = 0;
     let sized = 0;
+    let joinsRows = false;
     const one = () => (numbered ? `$${++n}` : '?');
     const several = (count: number) => Array.from({ length: count }, one).join(', ');
     text = write({
@@ -144,12 +154,13 @@ function shapedText(
       list: several,
       in: () => (numbered ? `= any(${one()})` : `in (${several(sizes[sized++]!)})`),
       rows: (types) => {
+        joinsRows = true;
         if (numbered) return `select * from unnest(${types.map((t) => `${one()}::${t}[]`).join(', ')})`;
         const place = one();
         return `select ${types.map((t, i) => `cast(value ->> ${i} as ${t})`).join(', ')} from json_each(${place})`;
       },
     });
-    if (numbered) text = SHAPED_MARK + text;
+    if (numbered && !joinsRows) text = SHAPED_MARK + text;
     if (texts.size >= TEXT_CACHE_SIZE) texts.delete(texts.keys().next().value!);
     texts.set(fullKey, text);
   }

@@ -58,6 +58,24 @@ describe.each(ENGINES)('receipts of one batch on %s', (engineName) => {
       ['b1', 'delivered', 20],
       ['c1', 'failed', 40],
     ]);
+    // A later batch finds every part final: it moves no part and no recipient.
+    const late = await store.engine.tick((ops) =>
+      ops.applyReceipts(
+        'c',
+        [
+          { carrierId: 'a1', state: 'failed', at: 110 },
+          { carrierId: 'b1', state: 'enroute', at: 120 },
+        ],
+        200,
+      ),
+    );
+    expect(late.changed).toEqual([]);
+    const after = await db.conn.db
+      .selectFrom('recipient_parts')
+      .select(['carrier_id', 'state', 'state_at'])
+      .orderBy('carrier_id')
+      .execute();
+    expect(after).toEqual(parts);
     const orphans = await db.conn.db.selectFrom('orphan_receipts').selectAll().execute();
     expect(orphans.map((o) => [o.carrier_id, o.state, Number(o.at), o.error])).toEqual([
       ['zz', 'delivered', 70, 'x'],
