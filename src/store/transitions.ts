@@ -95,11 +95,16 @@ export async function applyChanges(
     if (sink) await sink(tx, changed);
     return changed;
   }
+  const reserving = await updateUnreservedCounters(tx, messageIds, perMessage, at);
+  if (reserving.length === 0) {
+    if (sink) await sink(tx, changed);
+    return changed;
+  }
   // Reserved credit is read, split and written back: lock the rows where other nodes write too.
   const lock = dialect.rowLocks ? ' for no key update' : '';
   const messages: { id: number; account_id: number; num_parts: number; credits_reserved: number }[] = [];
   // In id order, chunk after chunk, so nodes locking the same messages lock them in one order.
-  for (const part of chunk(messageIds, IN_CHUNK)) {
+  for (const part of chunk(reserving, IN_CHUNK)) {
     const { rows } = await runShaped<(typeof messages)[number]>(
       tx,
       `counters-of|${lock}`,
@@ -134,6 +139,49 @@ export async function applyChanges(
   }
   if (sink) await sink(tx, changed);
   return changed;
+}
+
+/**
+ * The counters of the messages that hold no reserved credit, in one UPDATE per 1,000 that locks
+ * as it writes; returns the ids it did not move (those hold credit to split, read first).
+ * A message's reservation is made when it is accepted and only shrinks after that, so one at 0
+ * stays at 0: nothing to charge or refund, only the counts. That is every message of an account
+ * without a credit balance, and the select-then-update of every batch (two statements, a
+ * fifteenth of the smpp bench's statement time) became one.
+ */
+async function updateUnreservedCounters(
+  tx: Kysely<Database>,
+  messageIds: readonly number[],
+  perMessage: ReadonlyMap<number, { finals: number; sent: number }>,
+  at: number,
+): Promise<number[]> {
+  const moved = new Set<number>();
+  for (let i = 0; i < messageIds.length; i += COUNTER_ROWS_PER_STATEMENT) {
+    const part = messageIds.slice(i, i + COUNTER_ROWS_PER_STATEMENT);
+    const { rows } = await runShaped<{ id: number }>(
+      tx,
+      'counters-unreserved',
+      (p) => `with v (id, finals, sent) as (${p.rows(['bigint', 'bigint', 'bigint'])})
+      update messages set
+        open_recipients = messages.open_recipients - v.finals,
+        complete_at = case when messages.open_recipients - v.finals <= 0 then cast(${p.one()} as bigint) else messages.complete_at end,
+        balance_used = messages.balance_used + messages.num_parts * v.sent
+      from v
+      where messages.id = v.id and messages.credits_reserved = 0
+      returning messages.id`,
+      [
+        tableOf(
+          part.map((id) => {
+            const m = perMessage.get(id)!;
+            return [id, m.finals, m.sent];
+          }),
+        ),
+        at,
+      ],
+    );
+    for (const r of rows) moved.add(Number(r.id));
+  }
+  return moved.size === messageIds.length ? [] : messageIds.filter((id) => !moved.has(id));
 }
 
 interface MessageCounters {
