@@ -91,16 +91,27 @@ export async function applyChanges(
     .filter(([, m]) => m.sent > 0 || m.finals > 0)
     .map(([id]) => id)
     .sort((a, b) => a - b);
-  if (messageIds.length === 0) {
-    if (sink) await sink(tx, changed);
-    return changed;
+  if (messageIds.length > 0) {
+    const reserving = await updateUnreservedCounters(tx, messageIds, perMessage, at);
+    if (reserving.length > 0) await settleReservedCredit(tx, dialect, reserving, perMessage, at);
   }
-  const reserving = await updateUnreservedCounters(tx, messageIds, perMessage, at);
-  if (reserving.length === 0) {
-    if (sink) await sink(tx, changed);
-    return changed;
-  }
-  // Reserved credit is read, split and written back: lock the rows where other nodes write too.
+  if (sink) await sink(tx, changed);
+  return changed;
+}
+
+/**
+ * The counters of messages that hold reserved credit: each one's reservation is read (locked
+ * where other nodes write too), split into what the sent recipients used and what recipients
+ * that ended without reaching the carrier give back, and written with the counts; the refunds
+ * go back to their accounts.
+ */
+async function settleReservedCredit(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  reserving: readonly number[],
+  perMessage: ReadonlyMap<number, { finals: number; sent: number; unpaidFinals: number }>,
+  at: number,
+): Promise<void> {
   const lock = dialect.rowLocks ? ' for no key update' : '';
   const messages: { id: number; account_id: number; num_parts: number; credits_reserved: number }[] = [];
   // In id order, chunk after chunk, so nodes locking the same messages lock them in one order.
@@ -137,8 +148,6 @@ export async function applyChanges(
       .where('credits', 'is not', null)
       .execute();
   }
-  if (sink) await sink(tx, changed);
-  return changed;
 }
 
 /**
@@ -162,9 +171,7 @@ async function updateUnreservedCounters(
       tx,
       'counters-unreserved',
       (p) => `with v (id, finals, sent) as (${p.rows(['bigint', 'bigint', 'bigint'])})
-      update messages set
-        open_recipients = messages.open_recipients - v.finals,
-        complete_at = case when messages.open_recipients - v.finals <= 0 then cast(${p.one()} as bigint) else messages.complete_at end,
+      update messages set ${openAndComplete(p.one())},
         balance_used = messages.balance_used + messages.num_parts * v.sent
       from v
       where messages.id = v.id and messages.credits_reserved = 0
@@ -194,6 +201,14 @@ interface MessageCounters {
 const COUNTER_ROWS_PER_STATEMENT = 1000;
 
 /**
+ * What every counter UPDATE sets from its table v (which has `finals`): the recipients still
+ * open, and the completion time once none is. `at` is the placeholder of that time.
+ */
+const openAndComplete = (at: string) =>
+  'open_recipients = messages.open_recipients - v.finals, ' +
+  `complete_at = case when messages.open_recipients - v.finals <= 0 then cast(${at} as bigint) else messages.complete_at end`;
+
+/**
  * Every message's counters in one UPDATE … FROM a table of rows instead of one UPDATE each:
  * with single-recipient messages that was one statement per recipient and status, the most
  * frequent statement of the ingest bench.
@@ -203,9 +218,7 @@ async function updateCounters(tx: Kysely<Database>, counters: readonly MessageCo
     tx,
     'counters',
     (p) => `with v (id, finals, used, reserved) as (${p.rows(['bigint', 'bigint', 'bigint', 'bigint'])})
-    update messages set
-      open_recipients = messages.open_recipients - v.finals,
-      complete_at = case when messages.open_recipients - v.finals <= 0 then cast(${p.one()} as bigint) else messages.complete_at end,
+    update messages set ${openAndComplete(p.one())},
       balance_used = messages.balance_used + v.used,
       credits_reserved = v.reserved
     from v
