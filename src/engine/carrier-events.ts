@@ -29,42 +29,16 @@ export interface CarrierEventOptions {
   readonly metrics?: Pick<EngineMetrics, 'receiptsReceived' | 'inboundReceived'>;
 }
 
-/**
- * An SMSC sends at most its window of unanswered deliver_sm, then waits for our responses. The
- * loop gathers 10 ms of outcomes per turn; with a window of 1 that would be 100 receipts a
- * second. So events are due at once when as many wait unanswered as ever did lately: that may
- * be the SMSC's window. An SMSC with room to spare sends more while a turn records, the high
- * mark rises within a few turns to what 10 ms bring, and its events wait to share a turn.
- * The mark covers the last PEAK_SPAN_MS to twice that, so a rebind to an SMSC with a smaller
- * window is noticed.
- */
-const PEAK_SPAN_MS = 10_000;
-
 export function createCarrierEventStage(options: CarrierEventOptions): CarrierEventStage {
   let events: CarrierEvent[] = [];
-  /** Events taken by the turn in progress, not yet acknowledged. */
-  let recording = 0;
-  /** Most events unanswered at once, in this span and the one before. */
-  let peak = 0;
-  let previousPeak = 0;
-  let spanEndsAt = performance.now() + PEAK_SPAN_MS;
-  const unanswered = () => events.length + recording;
   /** Receipts of the turn being recorded, by connector: [unmatched, matched]. */
   let counted = new Map<string, [number, number]>();
   const add = (event: CarrierEvent) => {
     events.push(event);
-    const now = performance.now();
-    if (now >= spanEndsAt) {
-      previousPeak = now < spanEndsAt + PEAK_SPAN_MS ? peak : 0;
-      peak = 0;
-      spanEndsAt = now + PEAK_SPAN_MS;
-    }
-    peak = Math.max(peak, unanswered());
     options.onEvent();
   };
   return {
     name: 'carrier-events',
-    dueBy: () => (events.length > 0 && unanswered() >= Math.max(peak, previousPeak) ? 0 : Infinity),
     events: {
       receipt: (receipt) => new Promise((done) => add({ kind: 'receipt', receipt, done })),
       inbound: (message) => new Promise((done) => add({ kind: 'inbound', message, done })),
@@ -72,11 +46,7 @@ export function createCarrierEventStage(options: CarrierEventOptions): CarrierEv
     get waiting() {
       return events.length;
     },
-    takeOutcomes(limit) {
-      const taken = events.splice(0, limit);
-      recording = taken.length;
-      return taken;
-    },
+    takeOutcomes: (limit) => events.splice(0, limit),
     async record(ops: TickOps, taken, now) {
       const receipts: CarrierReceipt[] = [];
       const inbound: InboundSms[] = [];
@@ -110,7 +80,6 @@ export function createCarrierEventStage(options: CarrierEventOptions): CarrierEv
         if (e.kind === 'receipt') receipts += 1;
         e.done();
       }
-      recording = 0;
       const { metrics } = options;
       if (metrics) {
         for (const [name, [unmatched, matched]] of counted) {
@@ -122,7 +91,6 @@ export function createCarrierEventStage(options: CarrierEventOptions): CarrierEv
       counted = new Map();
     },
     restore(taken) {
-      recording = 0;
       events = [...taken, ...events];
       counted = new Map();
     },

@@ -48,17 +48,6 @@ const MAX_OUTCOMES_PER_TURN = 2_000;
  * resumes meanwhile never asks; work due sooner than this waits at most this much longer.
  */
 const IDLE_SETTLE_MS = 5;
-/**
- * A turn starts at least this long after the one before it, unless a stage's outcomes are due
- * sooner (Stage.dueBy: a full submit window, an SMSC waiting for its acknowledgements). At a
- * steady 2,000 messages/s a turn began for every few outcomes (a submit response, a receipt, a
- * webhook's answer), and its fixed cost (the transaction, a statement per kind of work, the
- * claims) was paid per message: 527–585 µs of CPU per message in the e2e bench at 4
- * connections. Gathering 10 ms of outcomes brought that to 389–411 µs and, with the SQLite
- * write lock free more often, the API accepted a quarter more. The first turn after a quiet
- * spell starts at once; under full load a turn lasts longer than this anyway.
- */
-const MIN_TURN_INTERVAL_MS = 10;
 
 export function startLoop(options: LoopOptions): Loop {
   const { store, stages, logger, now } = options;
@@ -73,16 +62,11 @@ export function startLoop(options: LoopOptions): Loop {
   /** The next-due read of an idle loop, which stop() waits for like a turn. */
   let asking: Promise<void> = Promise.resolve();
   let waiters: (() => void)[] = [];
-  let lastTurnAt = -Infinity;
-  /** While the loop waits for its pace: when it means to start, and how to wake it sooner. */
-  let pauseUntil = Infinity;
-  let endPause: (() => void) | null = null;
 
   const schedule = () => {
     if (stopped || backoffTimer !== null) return;
     if (running) {
       again = true;
-      if (endPause !== null && dueBy() < pauseUntil) endPause();
       return;
     }
     running = true;
@@ -95,9 +79,6 @@ export function startLoop(options: LoopOptions): Loop {
 
   const runTurns = async () => {
     for (;;) {
-      await paced();
-      if (stopped) break;
-      lastTurnAt = performance.now();
       again = false;
       let busy = false;
       try {
@@ -124,31 +105,6 @@ export function startLoop(options: LoopOptions): Loop {
     waiters = [];
     for (const resolve of done) resolve();
     if (!stopped) settleThenSleep();
-  };
-
-  const dueBy = () => {
-    let at = Infinity;
-    for (const s of stages) at = Math.min(at, s.dueBy?.() ?? Infinity);
-    return at;
-  };
-
-  /** Waits until the pace allows a turn, or a stage's outcomes cannot wait that long. */
-  const paced = async () => {
-    for (;;) {
-      pauseUntil = Math.min(lastTurnAt + MIN_TURN_INTERVAL_MS, dueBy());
-      const wait = pauseUntil - performance.now();
-      if (wait <= 0 || stopped) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(end, wait);
-        function end() {
-          clearTimeout(timer);
-          endPause = null;
-          resolve();
-        }
-        endPause = end;
-      });
-    }
-    pauseUntil = Infinity;
   };
 
   const settleThenSleep = () => {
@@ -216,7 +172,6 @@ export function startLoop(options: LoopOptions): Loop {
     },
     async stop() {
       stopped = true;
-      endPause?.();
       if (idleTimer) clearTimeout(idleTimer);
       if (backoffTimer) clearTimeout(backoffTimer);
       idleTimer = null;

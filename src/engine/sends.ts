@@ -50,8 +50,6 @@ export function createSendStage(options: SendStageOptions): SendStage {
   let results: SubmitResult[] = [];
   let submitting = 0;
   let maybeDue = true;
-  /** The last claim took all it asked for. */
-  let backlog = false;
   let closed = false;
   const idleWaiters: (() => void)[] = [];
   const { room } = options;
@@ -103,14 +101,6 @@ export function createSendStage(options: SendStageOptions): SendStage {
 
   return {
     name: 'sends',
-    dueBy() {
-      const free = room.peek();
-      // The window is full, and only recording these results frees it.
-      if (results.length > 0 && free < threshold()) return 0;
-      // The last claim filled up, so more is waiting in the store, and half the window is idle.
-      if (backlog && maybeDue && !closed && free >= Math.max(threshold(), capacity() / 2)) return 0;
-      return Infinity;
-    },
     takeOutcomes: (limit) => results.splice(0, limit),
     async record(ops: TickOps, outcomes, at) {
       const { stale } = await ops.recordSubmits(node, connector.name, outcomes, options.retryDelay, at);
@@ -131,8 +121,7 @@ export function createSendStage(options: SendStageOptions): SendStage {
       } finally {
         room.give(limit - work.length);
       }
-      backlog = work.length === limit;
-      if (!backlog) maybeDue = false;
+      if (work.length < limit) maybeDue = false;
       return work;
     },
     handle(work, recorded) {

@@ -7,12 +7,6 @@ import type { TickOps } from '../store/engine-store.js';
 
 export interface Stage<Outcome = unknown, Work = unknown> {
   readonly name: string;
-  /**
-   * When (performance.now()) the outcomes waiting need their turn, if sooner than the loop's
-   * pace allows: something outside is blocked until they are recorded. Absent or Infinity:
-   * they can wait.
-   */
-  dueBy?(): number;
   /** Outcomes waiting to be written, at most `limit` of them, taken for this turn. */
   takeOutcomes(limit: number): Outcome[];
   /** Inside the turn's transaction. */
