@@ -60,7 +60,7 @@ export async function applyChanges(
   }
 
   const changed: Changed[] = [];
-  const perMessage = new Map<number, { finals: number; sent: number; unpaidFinals: number }>();
+  const perMessage = new Map<number, MessageCounts>();
   for (const { to, code, ids } of groups.values()) {
     for (const part of chunk(ids, IN_CHUNK)) {
       const rows = await moveRecipients(tx, to, code, at, part, options);
@@ -109,7 +109,7 @@ async function settleReservedCredit(
   tx: Kysely<Database>,
   dialect: Dialect,
   reserving: readonly number[],
-  perMessage: ReadonlyMap<number, { finals: number; sent: number; unpaidFinals: number }>,
+  perMessage: ReadonlyMap<number, MessageCounts>,
   at: number,
 ): Promise<void> {
   const lock = dialect.rowLocks ? ' for no key update' : '';
@@ -137,9 +137,7 @@ async function settleReservedCredit(
     if (refund > 0) refunds.set(m.account_id, (refunds.get(m.account_id) ?? 0) + refund);
     updates.push({ id: m.id, finals: counts.finals, used: m.num_parts * counts.sent, reserved });
   }
-  for (let i = 0; i < updates.length; i += COUNTER_ROWS_PER_STATEMENT) {
-    await updateCounters(tx, updates.slice(i, i + COUNTER_ROWS_PER_STATEMENT), at);
-  }
+  for (const part of chunk(updates, COUNTER_ROWS_PER_STATEMENT)) await updateCounters(tx, part, at);
   for (const [accountId, amount] of refunds) {
     await tx
       .updateTable('accounts')
@@ -161,12 +159,11 @@ async function settleReservedCredit(
 async function updateUnreservedCounters(
   tx: Kysely<Database>,
   messageIds: readonly number[],
-  perMessage: ReadonlyMap<number, { finals: number; sent: number }>,
+  perMessage: ReadonlyMap<number, MessageCounts>,
   at: number,
 ): Promise<number[]> {
   const moved = new Set<number>();
-  for (let i = 0; i < messageIds.length; i += COUNTER_ROWS_PER_STATEMENT) {
-    const part = messageIds.slice(i, i + COUNTER_ROWS_PER_STATEMENT);
+  for (const part of chunk(messageIds, COUNTER_ROWS_PER_STATEMENT)) {
     const { rows } = await runShaped<{ id: number }>(
       tx,
       'counters-unreserved',
@@ -189,6 +186,16 @@ async function updateUnreservedCounters(
     for (const r of rows) moved.add(Number(r.id));
   }
   return moved.size === messageIds.length ? [] : messageIds.filter((id) => !moved.has(id));
+}
+
+/** What one batch of status changes did to a message's recipients. */
+interface MessageCounts {
+  /** Recipients that reached a final status. */
+  finals: number;
+  /** Recipients that reached `sent`. */
+  sent: number;
+  /** Final recipients that never reached the carrier: their reserved credit goes back. */
+  unpaidFinals: number;
 }
 
 interface MessageCounters {
