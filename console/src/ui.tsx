@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
+import { DELIVERY_REPORTS } from './types.js';
 
 /** On a phone, long filter forms start folded away. */
 export const WIDE = typeof matchMedia === 'function' && !matchMedia('(max-width: 700px)').matches;
@@ -111,6 +112,20 @@ export function TableRegion({ label, children }: { label: string; children: Comp
     <div class="table-region" role="region" aria-label={label} tabIndex={0}>
       {children}
     </div>
+  );
+}
+
+/** The options of a delivery report select: `none` labels the empty choice. */
+export function DeliveryReportOptions({ none }: { none: string }) {
+  return (
+    <>
+      <option value="">{none}</option>
+      {DELIVERY_REPORTS.map((r) => (
+        <option key={r} value={r}>
+          {r}
+        </option>
+      ))}
+    </>
   );
 }
 

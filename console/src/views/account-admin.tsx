@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { request } from '../api.js';
 import { formatNumber, formatTime } from '../format.js';
-import { DELIVERY_REPORTS, type AdminAccount } from '../types.js';
-import { Field, Notice, TableRegion, errorText, useLoad, useTitle } from '../ui.js';
+import type { AdminAccount } from '../types.js';
+import { DeliveryReportOptions, Field, Notice, TableRegion, errorText, useLoad, useTitle } from '../ui.js';
 import { ShownOnce } from './shown-once.js';
 
 type Note = { kind: 'error' | 'success'; text: string } | null;
@@ -250,12 +250,7 @@ function Settings({ secret, path, account, onSaved }: SettingsProps) {
       <Field label="Delivery report">
         {({ id }) => (
           <select id={id} value={report} onChange={(e) => setReport(e.currentTarget.value)}>
-            <option value="">None</option>
-            {DELIVERY_REPORTS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
+            <DeliveryReportOptions none="None" />
           </select>
         )}
       </Field>

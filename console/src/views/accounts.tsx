@@ -1,8 +1,17 @@
 import { useState } from 'preact/hooks';
 import { request, withQuery } from '../api.js';
 import { formatNumber, formatTime } from '../format.js';
-import { DELIVERY_REPORTS, type AdminAccount } from '../types.js';
-import { Field, Notice, Pager, TableRegion, errorText, useLoad, useTitle } from '../ui.js';
+import type { AdminAccount } from '../types.js';
+import {
+  DeliveryReportOptions,
+  Field,
+  Notice,
+  Pager,
+  TableRegion,
+  errorText,
+  useLoad,
+  useTitle,
+} from '../ui.js';
 import { ShownOnce } from './shown-once.js';
 
 const PAGE = 50;
@@ -168,12 +177,7 @@ function CreateAccount({ secret, onCreated }: CreateProps) {
         <Field label="Delivery report">
           {({ id }) => (
             <select id={id} value={report} onChange={(e) => setReport(e.currentTarget.value)}>
-              <option value="">None</option>
-              {DELIVERY_REPORTS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
+              <DeliveryReportOptions none="None" />
             </select>
           )}
         </Field>

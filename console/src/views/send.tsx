@@ -3,8 +3,8 @@ import { ApiError, request } from '../api.js';
 import { bodyFacts, describeCharacter, recipientFacts } from '../compose.js';
 import { formatNumber, localInputToIso, timeZoneName } from '../format.js';
 import { navigate } from '../route.js';
-import { DELIVERY_REPORTS, type OwnAccount } from '../types.js';
-import { Field, Notice, errorText, useLoad, useTitle } from '../ui.js';
+import type { OwnAccount } from '../types.js';
+import { DeliveryReportOptions, Field, Notice, errorText, useLoad, useTitle } from '../ui.js';
 
 interface Draft {
   to: string;
@@ -224,12 +224,7 @@ export function Send({ secret }: { secret: string }) {
                   aria-describedby={describedBy}
                   onChange={set('deliveryReport')}
                 >
-                  <option value="">Account default</option>
-                  {DELIVERY_REPORTS.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
+                  <DeliveryReportOptions none="Account default" />
                 </select>
               )}
             </Field>

@@ -1,4 +1,5 @@
-import { createAccount, issueKey, updateAccount } from '../../app/accounts.js';
+import type { Static } from '@sinclair/typebox';
+import { createAccount, issueKey, updateAccount, type AccountInput } from '../../app/accounts.js';
 import {
   accountDetails,
   accountView,
@@ -85,21 +86,7 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
         const { body } = request;
         const { account, key } = await createAccount(
           store,
-          {
-            name: body.name,
-            timezone: body.timezone,
-            credits: body.credits,
-            anySender: body.any_sender,
-            callbackUrl: body.callback_url,
-            inboundUrl: body.inbound_url,
-            deliveryReport: body.delivery_report,
-            rateLimit: body.rate_limit,
-            sendRate: body.send_rate,
-            optOutKeywords: body.opt_out_keywords,
-            optOutReply: body.opt_out_reply,
-            smartEncoding: body.smart_encoding,
-            window: body.window,
-          },
+          { name: body.name, ...accountSettings(body) },
           now(),
         );
         return reply.code(201).send({ ...accountView(account), keyID: key.keyId, api_key: key.apiKey });
@@ -138,18 +125,7 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
           account.id,
           {
             name: body.name,
-            timezone: body.timezone,
-            credits: body.credits,
-            anySender: body.any_sender,
-            callbackUrl: body.callback_url,
-            inboundUrl: body.inbound_url,
-            deliveryReport: body.delivery_report,
-            rateLimit: body.rate_limit,
-            sendRate: body.send_rate,
-            optOutKeywords: body.opt_out_keywords,
-            optOutReply: body.opt_out_reply,
-            smartEncoding: body.smart_encoding,
-            window: body.window,
+            ...accountSettings(body),
             addCredits: body.add_credits,
             rotateWebhookSecret: body.rotate_webhook_secret,
           },
@@ -308,4 +284,24 @@ export function adminRoutes(app: App, deps: AppDeps & { stats: () => Promise<Sta
   connectorRoutes(app, deps);
   smppUserRoutes(app, deps);
   statsRoutes(app, deps.stats);
+}
+
+/** The settings both account bodies carry, in the app's terms (the name and the PATCH's actions apart). */
+function accountSettings(
+  body: Omit<Static<typeof PatchAccountBody>, 'name' | 'add_credits' | 'rotate_webhook_secret'>,
+): Omit<AccountInput, 'name'> {
+  return {
+    timezone: body.timezone,
+    credits: body.credits,
+    anySender: body.any_sender,
+    callbackUrl: body.callback_url,
+    inboundUrl: body.inbound_url,
+    deliveryReport: body.delivery_report,
+    rateLimit: body.rate_limit,
+    sendRate: body.send_rate,
+    optOutKeywords: body.opt_out_keywords,
+    optOutReply: body.opt_out_reply,
+    smartEncoding: body.smart_encoding,
+    window: body.window,
+  };
 }
