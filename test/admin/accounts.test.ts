@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { AlreadyExistsError } from '../../src/domain/errors.js';
 import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/engines.js';
+import { printedBy } from '../helpers/cli.js';
 
 /** decisions §13 (account rate settings) and §16 (listing accounts, taken names), API and CLI. */
 describe.each(ENGINES)('accounts in the admin API and CLI on %s', (engine) => {
@@ -18,21 +19,11 @@ describe.each(ENGINES)('accounts in the admin API and CLI on %s', (engine) => {
     call(t, method, `/admin/v1${path}`, body, ADMIN_TOKEN);
 
   const run = async (name: string, argv: string[]) => {
-    const output: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      output.push(String(chunk));
-      return true;
-    });
-    try {
-      await COMMANDS[name]!.run(
-        argv,
-        loadConfig({ SMSGW_DATABASE_URL: t.db.url, SMSGW_LOG_LEVEL: 'silent' }),
-      );
-    } finally {
-      spy.mockRestore();
-    }
+    const output = await printedBy(() =>
+      COMMANDS[name]!.run(argv, loadConfig({ SMSGW_DATABASE_URL: t.db.url, SMSGW_LOG_LEVEL: 'silent' })),
+    );
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON shapes
-    return JSON.parse(output.join('')) as any;
+    return JSON.parse(output) as any;
   };
 
   it('keeps rate_limit and send_rate, null meaning unlimited', async () => {

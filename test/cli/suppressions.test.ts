@@ -1,38 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useCliSandbox } from '../helpers/cli.js';
 import { IMPORT_BATCH } from '../../src/app/import-suppressions.js';
 import { runCli } from '../../src/cli/main.js';
 
 describe('smsgw suppressions (decisions §17, CLI twin)', () => {
-  let dir: string;
-  let stdout: string[];
-  let stderr: string[];
+  const cli = useCliSandbox();
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'smsgw-cli-'));
-    stdout = [];
-    stderr = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      stdout.push(String(chunk));
-      return true;
-    });
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-      stderr.push(String(chunk));
-      return true;
-    });
-    vi.stubEnv('SMSGW_LOG_LEVEL', 'silent');
-    vi.stubEnv('SMSGW_DATABASE_URL', `sqlite:${join(dir, 'smsgw.sqlite')}`);
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-    rmSync(dir, { recursive: true, force: true });
+    vi.stubEnv('SMSGW_DATABASE_URL', `sqlite:${join(cli.dir, 'smsgw.sqlite')}`);
   });
   const run = async (...argv: string[]) => {
-    stdout.length = 0;
+    cli.stdout.length = 0;
     const code = await runCli(argv);
-    return { code, json: code === 0 ? JSON.parse(stdout.join('')) : null };
+    return { code, json: code === 0 ? JSON.parse(cli.stdout.join('')) : null };
   };
 
   it('adds, lists and removes, as the API does', async () => {
@@ -48,7 +29,7 @@ describe('smsgw suppressions (decisions §17, CLI twin)', () => {
     );
     expect((await run('suppressions', 'remove', '--account', String(account), '+61491570156')).code).toBe(0);
     expect((await run('suppressions', 'remove', '--account', String(account), '+61491570156')).code).toBe(1);
-    expect(stderr.join('')).toContain('not on the suppression list');
+    expect(cli.stderr.join('')).toContain('not on the suppression list');
     expect((await run('suppressions', 'add', '--account', String(account), 'nope')).code).toBe(1);
   });
 
@@ -58,11 +39,11 @@ describe('smsgw suppressions (decisions §17, CLI twin)', () => {
       { length: IMPORT_BATCH + 5 },
       (_, i) => `"+1${2_000_000_000 + i}",old,2020-01-01`,
     );
-    const file = join(dir, 'list.csv');
+    const file = join(cli.dir, 'list.csv');
     writeFileSync(file, ['msisdn,reason,date', ...numbers, '', 'not-a-number', '61491570156'].join('\r\n'));
     const imported = await run('suppressions', 'import', '--account', String(account), file);
     expect(imported.json).toMatchObject({ lines: IMPORT_BATCH + 9, numbers: IMPORT_BATCH + 6, skipped: 2 });
-    expect(stderr.join('').trim().split('\n')).toEqual([
+    expect(cli.stderr.join('').trim().split('\n')).toEqual([
       `imported ${IMPORT_BATCH} numbers (${IMPORT_BATCH + 1} lines read, 1 skipped)`,
       `imported ${IMPORT_BATCH + 6} numbers (${IMPORT_BATCH + 9} lines read, 2 skipped)`,
     ]);

@@ -5,12 +5,13 @@ import { loadConfig } from '../../src/config/config.js';
 import { NotFoundError, ValidationError } from '../../src/domain/errors.js';
 import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
 import { ENGINES } from '../helpers/engines.js';
+import { printedBy } from '../helpers/cli.js';
 
 const REQUIRED = ['--host', 'smsc.example.net', '--port', '2775', '--system-id', 'smsgw', '--password', 'pw'];
 
 describe.each(ENGINES)('smsgw connectors and routes on %s', (engine) => {
   let t: TestApp;
-  const output: string[] = [];
+  let output = '';
   beforeAll(async () => {
     t = await createTestApp(engine);
   });
@@ -21,18 +22,11 @@ describe.each(ENGINES)('smsgw connectors and routes on %s', (engine) => {
   const run = async (name: string, argv: string[]) => {
     const command = COMMANDS[name];
     if (!command) throw new Error(`no command ${name}`);
-    output.length = 0;
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      output.push(String(chunk));
-      return true;
-    });
-    try {
-      await command.run(argv, loadConfig({ SMSGW_DATABASE_URL: t.db.url, SMSGW_LOG_LEVEL: 'silent' }));
-    } finally {
-      spy.mockRestore();
-    }
+    output = await printedBy(() =>
+      command.run(argv, loadConfig({ SMSGW_DATABASE_URL: t.db.url, SMSGW_LOG_LEVEL: 'silent' })),
+    );
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON shapes
-    return JSON.parse(output.join('')) as any;
+    return JSON.parse(output) as any;
   };
 
   it('lists every command with a usage line', () => {
@@ -71,7 +65,7 @@ describe.each(ENGINES)('smsgw connectors and routes on %s', (engine) => {
     });
     expect(printed.password).toBeUndefined();
     expect(printed.state).toBeUndefined();
-    expect(output.join('')).not.toContain('"pw"');
+    expect(output).not.toContain('"pw"');
     // The API reads what the CLI wrote.
     const read = await call(t, 'GET', '/admin/v1/connectors/cli-default', undefined, ADMIN_TOKEN);
     expect(read.body).toMatchObject({ name: 'cli-default', port: 2775 });
@@ -192,7 +186,7 @@ describe.each(ENGINES)('smsgw connectors and routes on %s', (engine) => {
     const printed = await run('connectors list', []);
     const names = (printed.connectors as { name: string }[]).map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['cli-default', 'cli-full', 'cli-update']));
-    expect(output.join('')).not.toContain('"password"');
+    expect(output).not.toContain('"password"');
   });
 
   it('adds, lists and removes routes; ties go by creation order', async () => {

@@ -10,6 +10,7 @@ import type { Account } from '../../src/store/port.js';
 import { ADMIN_TOKEN, call, createTestApp, type TestApp } from '../helpers/app.js';
 import { checkContract } from '../helpers/contract.js';
 import { ENGINES } from '../helpers/engines.js';
+import { printedBy } from '../helpers/cli.js';
 
 const PATH = '/admin/v1/simulator/inbound';
 
@@ -168,22 +169,13 @@ describe.each(ENGINES)('smsgw simulate inbound on %s', (engine) => {
   let t: TestApp;
   let mine: { account: Account; key: string };
   const command = COMMANDS['simulate inbound']!;
-  const output: string[] = [];
+  let output = '';
   const config = (env: Record<string, string> = {}) =>
     loadConfig({ SMSGW_DATABASE_URL: t.db.url, SMSGW_LOG_LEVEL: 'silent', ...env });
   /** Runs the command as `smsgw simulate inbound …` would, returning what it printed. */
   const run = async (argv: string[], env: Record<string, string> = {}) => {
-    output.length = 0;
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      output.push(String(chunk));
-      return true;
-    });
-    try {
-      await command.run(argv, config(env));
-    } finally {
-      spy.mockRestore();
-    }
-    return JSON.parse(output.join('')) as { messageID: number; accountID: number | null; routed: boolean };
+    output = await printedBy(() => command.run(argv, config(env)));
+    return JSON.parse(output) as { messageID: number; accountID: number | null; routed: boolean };
   };
 
   beforeAll(async () => {

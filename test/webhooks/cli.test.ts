@@ -13,6 +13,7 @@ import type { Store } from '../../src/store/port.js';
 import { createStore } from '../../src/store/store.js';
 import { insertDeliveriesIn } from '../../src/store/webhooks.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
+import { printedBy } from '../helpers/cli.js';
 
 /**
  * `smsgw webhooks list|replay` on a database with no server running, as an operator would use
@@ -22,7 +23,7 @@ describe.each(ENGINES)('smsgw webhooks on %s', (engine) => {
   let db: TestDatabase;
   let store: Store;
   let accountId: number;
-  const output: string[] = [];
+  let output = '';
   beforeAll(async () => {
     db = await createTestDatabase(engine);
     store = createStore(db.conn);
@@ -39,18 +40,9 @@ describe.each(ENGINES)('smsgw webhooks on %s', (engine) => {
   const run = async (name: string, argv: string[]) => {
     const command = COMMANDS[name];
     if (!command) throw new Error(`no command ${name}`);
-    output.length = 0;
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      output.push(String(chunk));
-      return true;
-    });
-    try {
-      await command.run(argv, config());
-    } finally {
-      spy.mockRestore();
-    }
+    output = await printedBy(() => command.run(argv, config()));
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON shapes
-    return JSON.parse(output.join('')) as any;
+    return JSON.parse(output) as any;
   };
 
   /**
