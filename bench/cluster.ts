@@ -5,11 +5,11 @@
  * its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBenchDatabase } from './lib/database.js';
+import { cpuMicros, postgresCpuMicros } from './lib/proc-cpu.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
@@ -38,12 +38,6 @@ function freePort(): Promise<number> {
       server.close(() => ok(port));
     });
   });
-}
-
-/** utime + stime of a process, all threads, in microseconds. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
 }
 
 interface Node {
@@ -106,6 +100,7 @@ async function runOne(nodeCount: number, recipients: number, batch: number, conc
     for (let i = 1; i < nodeCount; i++) nodes.push(await startNode(db.url));
     await Promise.all(nodes.map(waitReady));
     const cpuBefore = nodes.map((n) => cpuMicros(n.child.pid!));
+    const postgresBefore = postgresCpuMicros();
     const bar = progress(`cluster ${nodeCount} node${nodeCount > 1 ? 's' : ''}`, recipients, 'recipients');
     const started = performance.now();
     let next = 0;
@@ -137,12 +132,17 @@ async function runOne(nodeCount: number, recipients: number, batch: number, conc
     const elapsedMs = performance.now() - started;
     bar.finish();
     const cpu = nodes.reduce((sum, n, i) => sum + cpuMicros(n.child.pid!) - cpuBefore[i]!, 0);
+    const postgresAfter = postgresCpuMicros();
     return {
       nodes: nodeCount,
       perSecond: (recipients / elapsedMs) * 1000,
       acceptedPerSecond: (recipients / acceptedMs) * 1000,
       elapsedMs,
       cpuPerRecipient: cpu / recipients,
+      postgresPerRecipient:
+        postgresBefore === null || postgresAfter === null
+          ? null
+          : (postgresAfter - postgresBefore) / recipients,
     };
   } finally {
     await stopNodes(nodes);
@@ -176,13 +176,23 @@ export async function runClusterBench(argv: string[]): Promise<void> {
   const one = results.find((r) => r.nodes === 1);
   process.stdout.write(
     `\n${table(
-      ['nodes', 'recipients/s', 'accepted/s', 'time', 'CPU µs/recipient', 'vs 1 node', 'target'],
+      [
+        'nodes',
+        'recipients/s',
+        'accepted/s',
+        'time',
+        'CPU µs/recipient',
+        'PostgreSQL CPU µs/recipient',
+        'vs 1 node',
+        'target',
+      ],
       results.map((r) => [
         String(r.nodes),
         count(r.perSecond),
         count(r.acceptedPerSecond),
         seconds(r.elapsedMs),
         count(r.cpuPerRecipient),
+        r.postgresPerRecipient === null ? '-' : count(r.postgresPerRecipient),
         one ? `${(r.perSecond / one.perSecond).toFixed(2)}x` : '-',
         !one || r.nodes === 1 ? '-' : r.perSecond >= one.perSecond ? 'PASS' : 'MISS',
       ]),

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { createBenchDatabase, type Engine } from './lib/database.js';
 import { runLoadIn, type LoadRequest } from './lib/load.js';
+import { cpuMicros } from './lib/proc-cpu.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
 
@@ -86,12 +87,6 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string, ti
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** utime + stime of a process in microseconds, from /proc. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
 }
 
 function rssMb(pid: number): number {

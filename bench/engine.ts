@@ -8,6 +8,7 @@ import { createStore } from '../src/store/store.js';
 import { migrate } from '../src/store/migrations/index.js';
 import { BOOTSTRAP_ACCOUNT, createAccount } from '../src/app/accounts.js';
 import { createBenchDatabase, ENGINES, type Engine } from './lib/database.js';
+import { postgresCpuMicros } from './lib/proc-cpu.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
@@ -109,6 +110,9 @@ async function runOne(engine: Engine, recipients: number, batch: number, complia
   const sampler = setInterval(() => void sample(), 500);
   try {
     const started = performance.now();
+    // CPU per recipient moves far less than the rate on a shared machine: what to compare.
+    const cpuBefore = process.cpuUsage();
+    const postgresBefore = engine === 'postgres' ? postgresCpuMicros() : null;
     for (let sent = 0; sent < recipients; sent += batch) {
       const n = Math.min(batch, recipients - sent);
       // Last digits cycle 0–9, so every simulated outcome is in the mix.
@@ -129,8 +133,23 @@ async function runOne(engine: Engine, recipients: number, batch: number, complia
       await new Promise((r) => setTimeout(r, 100));
     }
     const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const postgresAfter = postgresBefore === null ? null : postgresCpuMicros();
     bar.finish();
-    return { engine, recipients, elapsed, rate: (recipients / elapsed) * 1000, peakQueue, peakRss, peakHeap };
+    return {
+      engine,
+      recipients,
+      elapsed,
+      rate: (recipients / elapsed) * 1000,
+      cpuPerRecipient: (cpu.user + cpu.system) / recipients,
+      postgresPerRecipient:
+        postgresBefore === null || postgresAfter === null
+          ? null
+          : (postgresAfter - postgresBefore) / recipients,
+      peakQueue,
+      peakRss,
+      peakHeap,
+    };
   } finally {
     clearInterval(sampler);
     await server.stop();
@@ -181,6 +200,8 @@ export async function runEngineBench(argv: string[]): Promise<void> {
       count(r.recipients),
       seconds(r.elapsed),
       `${count(r.rate)} /s`,
+      `${count(r.cpuPerRecipient)} µs`,
+      r.postgresPerRecipient === null ? '-' : `${count(r.postgresPerRecipient)} µs`,
       count(r.peakQueue),
       `${count(r.peakRss / 2 ** 20)} MiB`,
       `${count(r.peakHeap / 2 ** 20)} MiB`,
@@ -190,6 +211,8 @@ export async function runEngineBench(argv: string[]): Promise<void> {
   process.stdout.write(
     `\nPOST → final status through the simulator (zero delay)` +
       `${values.compliance ? ', 1M suppressed numbers and a delivery window' : ''}\n` +
-      `${table(['engine', 'recipients', 'time', 'recipients/s', 'peak queue rows', 'peak RSS', 'peak heap', 'target'], rows)}\n`,
+      `${table(['engine', 'recipients', 'time', 'recipients/s', 'CPU/recipient', 'PostgreSQL CPU/recipient', 'peak queue rows', 'peak RSS', 'peak heap', 'target'], rows)}\n` +
+      'CPU/recipient: this process (server and POSTs, all threads); PostgreSQL CPU/recipient: every\n' +
+      'postgres process on this machine. Both from the first POST until every recipient is final.\n',
   );
 }

@@ -7,6 +7,7 @@ import { createSmscSimulator } from '../src/carriers/smpp/smsc/index.js';
 import { loadConfig } from '../src/config/config.js';
 import { startServer } from '../src/server.js';
 import { createBenchDatabase, ENGINES, type Engine } from './lib/database.js';
+import { postgresCpuMicros } from './lib/proc-cpu.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
@@ -131,6 +132,7 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
     // Other work shares this machine, so rates vary from run to run; the CPU this process spent
     // per recipient does much less, and is what to compare between two versions of the code.
     const cpuBefore = process.cpuUsage();
+    const postgresBefore = engine === 'postgres' ? postgresCpuMicros() : null;
     const loopBefore = performance.eventLoopUtilization();
     for (let done = 0; done < recipients; done += 1000) {
       const n = Math.min(1000, recipients - done);
@@ -159,6 +161,7 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
     // were sent by the time they were delivered.
     if (sentAt === 0) sentAt = deliveredAt;
     const cpu = process.cpuUsage(cpuBefore);
+    const postgresAfter = postgresBefore === null ? null : postgresCpuMicros();
     const loop = performance.eventLoopUtilization(loopBefore);
     bar.finish();
     return {
@@ -166,6 +169,10 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
       toDelivered: (recipients / (deliveredAt - started)) * 1000,
       elapsed: deliveredAt - started,
       cpuPerThousand: ((cpu.user + cpu.system) / 1000 / recipients) * 1000,
+      postgresPerThousand:
+        postgresBefore === null || postgresAfter === null
+          ? null
+          : ((postgresAfter - postgresBefore) / 1000 / recipients) * 1000,
       loopBusy: loop.utilization,
       attempts: await db.scalar(ATTEMPTS_SQL),
       late: smsc.late(),
@@ -205,6 +212,7 @@ export async function runSmppBench(argv: string[]): Promise<void> {
       `${count(r.toDelivered)} /s`,
       count(r.attempts),
       `${count(r.cpuPerThousand)} ms`,
+      r.postgresPerThousand === null ? '-' : `${count(r.postgresPerThousand)} ms`,
       `${Math.round(r.loopBusy * 100)} %`,
       r.late === null ? '-' : count(r.late),
       target(engine, r.toDelivered, r.late),
@@ -219,14 +227,16 @@ export async function runSmppBench(argv: string[]): Promise<void> {
     'to delivered',
     'submit attempts',
     'CPU per 1k',
+    'PostgreSQL CPU per 1k',
     'loop busy',
     'SMSC timeouts',
     'target',
   ];
   process.stdout.write(
     `\nAPI → SMPP connector → smsc-sim (${where}, window ${values.window})\n${table(columns, rows)}\n` +
-      'CPU per 1k: CPU time of this process (all threads) per 1,000 recipients; loop busy: the\n' +
-      "main thread's event-loop utilisation. Both from the first POST until all are delivered.\n" +
+      'CPU per 1k: CPU time of this process (all threads) per 1,000 recipients; PostgreSQL CPU per\n' +
+      "1k: the same of every postgres process on this machine; loop busy: the main thread's\n" +
+      'event-loop utilisation. All from the first POST until all are delivered.\n' +
       'SMSC timeouts: receipts the simulator stopped waiting for before smsgw acknowledged them.\n',
   );
 }
