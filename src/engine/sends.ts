@@ -53,6 +53,8 @@ export function createSendStage(options: SendStageOptions): SendStage {
   let closed = false;
   const idleWaiters: (() => void)[] = [];
   const { room } = options;
+  /** Room the turn in progress gave back (recorded) and took (claimed), put right if it rolls back. */
+  let turn = { recorded: 0, claimed: 0 };
   /** The capacity the shared room was last given (it follows the connector's binds). */
   let applied = 0;
   const capacity = () => {
@@ -104,6 +106,11 @@ export function createSendStage(options: SendStageOptions): SendStage {
     takeOutcomes: (limit) => results.splice(0, limit),
     async record(ops: TickOps, outcomes, at) {
       const { stale } = await ops.recordSubmits(node, connector.name, outcomes, options.retryDelay, at);
+      // What this turn records is no longer outstanding, so this turn's claim may refill it. Given
+      // back only after the commit, a window's results were claimed again only a turn later, and
+      // turns alternated: record, record and claim, claim only.
+      turn.recorded = closed ? 0 : outcomes.length;
+      room.give(turn.recorded);
       if (stale > 0) {
         logger.warn({ stale }, 'submit outcomes for recipients this node no longer held; dropped');
         options.onStale?.(stale);
@@ -121,12 +128,12 @@ export function createSendStage(options: SendStageOptions): SendStage {
       } finally {
         room.give(limit - work.length);
       }
+      turn.claimed = work.length;
       if (work.length < limit) maybeDue = false;
       return work;
     },
-    handle(work, recorded) {
-      // What was recorded is no longer outstanding; once closed, no room is handed out again.
-      if (!closed) room.give(recorded.length);
+    handle(work) {
+      turn = { recorded: 0, claimed: 0 };
       submitting += work.length;
       for (const w of work) void submit(w);
     },
@@ -135,6 +142,11 @@ export function createSendStage(options: SendStageOptions): SendStage {
       for (const w of work) void submit(w);
     },
     restore(outcomes) {
+      // The turn rolled back: what it recorded is outstanding again, what it claimed was never
+      // held and is due again.
+      room.give(turn.claimed - turn.recorded);
+      maybeDue = true;
+      turn = { recorded: 0, claimed: 0 };
       results = [...outcomes, ...results];
     },
     wake() {

@@ -27,8 +27,11 @@ export interface SmppConnectorState {
 export interface SmppConnector extends CarrierConnector {
   state(): SmppConnectorState;
   /**
-   * Submits worth handing over at once: two windows' worth while bound, so the next window is
-   * ready as answers come back; none while unbound.
+   * Submits worth handing over at once: four windows' worth while bound, so the next windows
+   * are ready as answers come back; none while unbound. Each engine turn records and claims up to
+   * this many, and on PostgreSQL a turn's fixed cost is shared by more of them: with two windows,
+   * the smpp bench ran 5,400–6,100 delivered/s at 85–107 µs of PostgreSQL CPU per recipient, with
+   * four 6,450–7,200 at 77–79 (SQLite unchanged; eight added nothing).
    */
   capacity(): number;
 }
@@ -93,7 +96,7 @@ export function createSmppConnector(input: SmppConnectorOptions): SmppConnector 
       deliveries.flush();
     },
     capacity: () =>
-      session.status().state === 'bound' ? (options.window ?? SESSION_DEFAULTS.window) * 2 : 0,
+      session.status().state === 'bound' ? (options.window ?? SESSION_DEFAULTS.window) * 4 : 0,
     state() {
       const status = session.status();
       const lastError = [counters.lastError, status.lastError && { ...status.lastError, kind: 'link' }]
