@@ -108,7 +108,7 @@ export function createSendStage(options: SendStageOptions): SendStage {
       const { stale } = await ops.recordSubmits(node, connector.name, outcomes, options.retryDelay, at);
       // What this turn records is no longer outstanding, so this turn's claim may refill it. Given
       // back only after the commit, a window's results were claimed again only a turn later, and
-      // turns alternated: record, record and claim, claim only.
+      // turns alternated: record, record and claim, claim only. Once closed, none is given back.
       turn.recorded = closed ? 0 : outcomes.length;
       room.give(turn.recorded);
       if (stale > 0) {
@@ -143,7 +143,8 @@ export function createSendStage(options: SendStageOptions): SendStage {
     },
     restore(outcomes) {
       // The turn rolled back: what it recorded is outstanding again, what it claimed was never
-      // held and is due again.
+      // held and is due again. If the API took the room meanwhile, the room is below zero until
+      // results are recorded: over capacity for a moment, never over it for long.
       room.give(turn.claimed - turn.recorded);
       maybeDue = true;
       turn = { recorded: 0, claimed: 0 };
