@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBenchDatabase } from './lib/database.js';
-import { cpuMicros, postgresCpuMicros } from './lib/proc-cpu.js';
+import { cpuMicros, postgresCpuSince } from './lib/proc-cpu.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
@@ -100,7 +100,7 @@ async function runOne(nodeCount: number, recipients: number, batch: number, conc
     for (let i = 1; i < nodeCount; i++) nodes.push(await startNode(db.url));
     await Promise.all(nodes.map(waitReady));
     const cpuBefore = nodes.map((n) => cpuMicros(n.child.pid!));
-    const postgresBefore = postgresCpuMicros();
+    const postgresCpu = postgresCpuSince();
     const bar = progress(`cluster ${nodeCount} node${nodeCount > 1 ? 's' : ''}`, recipients, 'recipients');
     const started = performance.now();
     let next = 0;
@@ -132,17 +132,14 @@ async function runOne(nodeCount: number, recipients: number, batch: number, conc
     const elapsedMs = performance.now() - started;
     bar.finish();
     const cpu = nodes.reduce((sum, n, i) => sum + cpuMicros(n.child.pid!) - cpuBefore[i]!, 0);
-    const postgresAfter = postgresCpuMicros();
+    const postgres = postgresCpu();
     return {
       nodes: nodeCount,
       perSecond: (recipients / elapsedMs) * 1000,
       acceptedPerSecond: (recipients / acceptedMs) * 1000,
       elapsedMs,
       cpuPerRecipient: cpu / recipients,
-      postgresPerRecipient:
-        postgresBefore === null || postgresAfter === null
-          ? null
-          : (postgresAfter - postgresBefore) / recipients,
+      postgresPerRecipient: postgres === null ? null : postgres / recipients,
     };
   } finally {
     await stopNodes(nodes);

@@ -8,7 +8,7 @@ import { createStore } from '../src/store/store.js';
 import { migrate } from '../src/store/migrations/index.js';
 import { BOOTSTRAP_ACCOUNT, createAccount } from '../src/app/accounts.js';
 import { createBenchDatabase, ENGINES, type Engine } from './lib/database.js';
-import { postgresCpuMicros } from './lib/proc-cpu.js';
+import { postgresCpuSince } from './lib/proc-cpu.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
@@ -112,7 +112,7 @@ async function runOne(engine: Engine, recipients: number, batch: number, complia
     const started = performance.now();
     // CPU per recipient moves far less than the rate on a shared machine: what to compare.
     const cpuBefore = process.cpuUsage();
-    const postgresBefore = engine === 'postgres' ? postgresCpuMicros() : null;
+    const postgresCpu = engine === 'postgres' ? postgresCpuSince() : () => null;
     for (let sent = 0; sent < recipients; sent += batch) {
       const n = Math.min(batch, recipients - sent);
       // Last digits cycle 0–9, so every simulated outcome is in the mix.
@@ -134,7 +134,7 @@ async function runOne(engine: Engine, recipients: number, batch: number, complia
     }
     const elapsed = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
-    const postgresAfter = postgresBefore === null ? null : postgresCpuMicros();
+    const postgres = postgresCpu();
     bar.finish();
     return {
       engine,
@@ -142,10 +142,7 @@ async function runOne(engine: Engine, recipients: number, batch: number, complia
       elapsed,
       rate: (recipients / elapsed) * 1000,
       cpuPerRecipient: (cpu.user + cpu.system) / recipients,
-      postgresPerRecipient:
-        postgresBefore === null || postgresAfter === null
-          ? null
-          : (postgresAfter - postgresBefore) / recipients,
+      postgresPerRecipient: postgres === null ? null : postgres / recipients,
       peakQueue,
       peakRss,
       peakHeap,

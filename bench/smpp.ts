@@ -7,7 +7,7 @@ import { createSmscSimulator } from '../src/carriers/smpp/smsc/index.js';
 import { loadConfig } from '../src/config/config.js';
 import { startServer } from '../src/server.js';
 import { createBenchDatabase, ENGINES, type Engine } from './lib/database.js';
-import { postgresCpuMicros } from './lib/proc-cpu.js';
+import { postgresCpuSince } from './lib/proc-cpu.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
@@ -132,7 +132,7 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
     // Other work shares this machine, so rates vary from run to run; the CPU this process spent
     // per recipient does much less, and is what to compare between two versions of the code.
     const cpuBefore = process.cpuUsage();
-    const postgresBefore = engine === 'postgres' ? postgresCpuMicros() : null;
+    const postgresCpu = engine === 'postgres' ? postgresCpuSince() : () => null;
     const loopBefore = performance.eventLoopUtilization();
     for (let done = 0; done < recipients; done += 1000) {
       const n = Math.min(1000, recipients - done);
@@ -161,7 +161,7 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
     // were sent by the time they were delivered.
     if (sentAt === 0) sentAt = deliveredAt;
     const cpu = process.cpuUsage(cpuBefore);
-    const postgresAfter = postgresBefore === null ? null : postgresCpuMicros();
+    const postgres = postgresCpu();
     const loop = performance.eventLoopUtilization(loopBefore);
     bar.finish();
     return {
@@ -169,10 +169,7 @@ async function runOne(engine: Engine, recipients: number, window: number, smscPr
       toDelivered: (recipients / (deliveredAt - started)) * 1000,
       elapsed: deliveredAt - started,
       cpuPerThousand: ((cpu.user + cpu.system) / 1000 / recipients) * 1000,
-      postgresPerThousand:
-        postgresBefore === null || postgresAfter === null
-          ? null
-          : ((postgresAfter - postgresBefore) / 1000 / recipients) * 1000,
+      postgresPerThousand: postgres === null ? null : (postgres / 1000 / recipients) * 1000,
       loopBusy: loop.utilization,
       attempts: await db.scalar(ATTEMPTS_SQL),
       late: smsc.late(),

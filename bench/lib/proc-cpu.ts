@@ -31,7 +31,7 @@ export function cpuMicros(pid: number): number {
  * is not a postgres process), the CPU of its children that have exited. Null when no PostgreSQL
  * runs here (a remote server): the benches then print no figure rather than a wrong one.
  */
-export function postgresCpuMicros(): number | null {
+function postgresCpuMicros(): number | null {
   const processes = new Map<string, string[]>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -53,4 +53,16 @@ export function postgresCpuMicros(): number | null {
     if (!processes.has(fields[1]!)) ticks += Number(fields[13]) + Number(fields[14]);
   }
   return micros(ticks);
+}
+
+/**
+ * Starts counting the local PostgreSQL server's CPU: the returned function gives the
+ * microseconds it used since, or null when no PostgreSQL runs here.
+ */
+export function postgresCpuSince(): () => number | null {
+  const before = postgresCpuMicros();
+  return () => {
+    const after = before === null ? null : postgresCpuMicros();
+    return before === null || after === null ? null : after - before;
+  };
 }
