@@ -49,7 +49,11 @@ try {
 
 async function run() {
   const { config } = data;
-  const conn = connect(config.database, { writeLock: lock, cacheMb: config.sqliteCacheMb });
+  const conn = connect(config.database, {
+    writeLock: lock,
+    writeLockWait: 'async',
+    cacheMb: config.sqliteCacheMb,
+  });
   // Webhooks this thread's changes queue are held and sent here; any left unheld (no room)
   // wait for the engine's next claim.
   let engine: Engine | null = null;

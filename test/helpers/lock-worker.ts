@@ -49,3 +49,15 @@ export async function bumpCounterRow(
     await conn.close();
   }
 }
+
+/**
+ * Takes the lock, says so (state 1) and holds it until told to let go (state 2), or for
+ * `maxMs` at most, so a thread that cannot tell it (its event loop blocked) is not stuck forever.
+ */
+export function holdUntilTold(lock: WriteLock, state: Int32Array, maxMs: number): void {
+  lock.acquire();
+  Atomics.store(state, 0, 1);
+  Atomics.notify(state, 0);
+  Atomics.wait(state, 0, 1, maxMs);
+  lock.release();
+}

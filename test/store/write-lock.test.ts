@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectSqlite } from '../../src/store/sqlite/connect.js';
 import { attachWriteLock, createWriteLock } from '../../src/store/sqlite/write-lock.js';
 import { bumpCounterRow, bumpSharedCell } from '../helpers/lock-worker.js';
+import { until } from '../helpers/until.js';
 
 const HELPER = new URL('../helpers/lock-worker.ts', import.meta.url).href;
 
@@ -65,6 +66,43 @@ describe('the SQLite write lock shared by the API and engine threads', () => {
     lock.release();
   });
 
+  it("waiting asynchronously, keeps a thread's event loop running while its transaction waits for the other thread's", async () => {
+    const path = await counterFile();
+    const lock = createWriteLock();
+    const state = new Int32Array(new SharedArrayBuffer(4));
+    const holder = inThread('helper.holdUntilTold(lock, new Int32Array(workerData.state), 5000)', {
+      lock: lock.buffer,
+      state: state.buffer,
+    });
+    expect(
+      await until(
+        async () => Atomics.load(state, 0),
+        (held) => held === 1,
+      ),
+    ).toBe(1);
+    const conn = connectSqlite(path, { writeLock: lock, writeLockWait: 'async' });
+    const seen: string[] = [];
+    try {
+      const transaction = conn.db.transaction().execute(async (tx) => {
+        seen.push('transaction');
+        await sql`update counter set n = n + 1`.execute(tx);
+      });
+      // Runs only if this thread is not blocked behind the other thread's lock; it lets go then.
+      setTimeout(() => {
+        seen.push('timer');
+        Atomics.store(state, 0, 2);
+        Atomics.notify(state, 0);
+      }, 0);
+      await transaction;
+      await holder;
+      expect(seen).toEqual(['timer', 'transaction']);
+      const { rows } = await sql<{ n: number }>`select n from counter`.execute(conn.db);
+      expect(rows).toEqual([{ n: 1 }]);
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('is taken for every write outside a transaction, RETURNING ones too, and never for reads', async () => {
     const path = await counterFile();
     const inner = createWriteLock();
@@ -76,6 +114,7 @@ describe('the SQLite write lock shared by the API and engine threads', () => {
         inner.acquire();
       },
       release: () => inner.release(),
+      whenFree: () => inner.whenFree(),
     };
     const conn = connectSqlite(path, { writeLock: lock });
     try {
