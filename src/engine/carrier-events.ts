@@ -25,6 +25,11 @@ export interface CarrierEventOptions {
   readonly connector: string;
   /** An event is waiting to be recorded. */
   readonly onEvent: () => void;
+  /**
+   * A receipt whose submit's acceptance is not recorded yet waits for it: a receipt recorded
+   * beside it in a concurrent turn would find no part and wait for the orphan sweep.
+   */
+  readonly unrecorded?: (carrierId: string) => boolean;
   /** Counted once the turn that recorded them has committed. */
   readonly metrics?: Pick<EngineMetrics, 'receiptsReceived' | 'inboundReceived'>;
 }
@@ -46,7 +51,18 @@ export function createCarrierEventStage(options: CarrierEventOptions): CarrierEv
     get waiting() {
       return events.length;
     },
-    takeOutcomes: (limit) => events.splice(0, limit),
+    takeOutcomes(limit) {
+      const { unrecorded } = options;
+      if (!unrecorded) return events.splice(0, limit);
+      const taken: CarrierEvent[] = [];
+      const waiting: CarrierEvent[] = [];
+      for (const e of events) {
+        if (taken.length < limit && !(e.kind === 'receipt' && unrecorded(e.receipt.carrierId))) taken.push(e);
+        else waiting.push(e);
+      }
+      events = waiting;
+      return taken;
+    },
     async record(ops: TickOps, taken, now) {
       const receipts: CarrierReceipt[] = [];
       const inbound: InboundSms[] = [];

@@ -132,7 +132,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     onResults: () => loop.request(),
   });
   const { metrics } = options;
-  const webhookStage = createWebhookStage({ node: node.id, sender, ...(metrics && { metrics }) });
+  const holdRoom = { reserved: 0 };
+  const webhookStage = createWebhookStage({
+    node: node.id,
+    sender,
+    room: holdRoom,
+    ...(metrics && { metrics }),
+  });
   const throughput = options.throughput ?? 0;
   const sends = createSendStage({
     node: node.id,
@@ -146,11 +152,22 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     now,
     logger,
     onOutcome: () => loop.request(),
+    onRecorded: () => {
+      if (carrierEvents.waiting > 0) eventLoop.request();
+    },
     ...(metrics && { metrics }),
   });
+  /**
+   * On PostgreSQL what the carrier sends (receipts, inbound) is recorded by a loop of its own, on
+   * a connection of its own, while the main loop records submits and claims: one loop's
+   * transaction waited for the other's, so the engine's thread and its connection each stood
+   * idle for most of a turn. SQLite has one writer; there both stay in one loop.
+   */
+  const concurrent = store.engine.concurrentTurns;
   const carrierEvents = createCarrierEventStage({
     connector: connector.name,
-    onEvent: () => loop.request(),
+    onEvent: () => eventLoop.request(),
+    ...(concurrent && { unrecorded: (id: string) => sends.unrecorded(id) }),
     ...(metrics && { metrics }),
   });
   const jobs = createMessageJobStage({
@@ -161,7 +178,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   // Order matters within a turn: submits are recorded before receipts, so a receipt that came
   // in just after its submit's answer finds its part; webhooks claim last, after every status
   // change of the turn has queued its own.
-  const stages = [sends, carrierEvents, jobs, webhookStage];
+  const stages = concurrent ? [sends, jobs, webhookStage] : [sends, carrierEvents, jobs, webhookStage];
+  // The webhooks the event loop's status changes queue, born held by this node like the main loop's.
+  const bornWebhooks = createWebhookStage({ node: node.id, sender, room: holdRoom, claims: false });
   const loop = startLoop({
     store: store.engine,
     stages,
@@ -183,10 +202,25 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     logger,
   });
 
+  const eventLoop = !concurrent
+    ? loop
+    : startLoop({
+        store: store.engine,
+        stages: [carrierEvents, bornWebhooks],
+        hold: () => bornWebhooks.hold(),
+        // Only the carrier brings it work, and wakes it.
+        nextDue: () => Promise.resolve(null),
+        onDue: () => {},
+        maxSleepMs: MAX_SLEEP_MS,
+        now,
+        logger,
+      });
+  const loops = concurrent ? [loop, eventLoop] : [loop];
+
   try {
     await connector.start(carrierEvents.events);
   } catch (error) {
-    await loop.stop();
+    for (const l of loops) await l.stop();
     await sender.stop();
     await lease.leave();
     throw error;
@@ -223,18 +257,23 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         sends.close();
         jobs.close();
         webhookStage.close();
+        bornWebhooks.close();
         // Submits in flight finish and their outcomes are recorded: none is left to a lease.
         await sends.idle();
         await sender.stop();
         await connector.stop();
         // The last outcomes are recorded; a database that does not answer is not waited for
         // forever (the submits then count as interrupted for whichever node comes next).
+        // The main loop first: receipts of submits it records wait for it (carrierEvents).
         const flushed = await Promise.race([
-          loop.settled().then(() => true),
+          (async () => {
+            for (const l of loops) await l.settled();
+            return true;
+          })(),
           new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_FLUSH_MS).unref()),
         ]);
         if (!flushed) logger.error('outcomes not recorded before stopping: the database did not answer');
-        await loop.stop();
+        for (const l of loops) await l.stop();
         await http.close();
         lease.stop();
         await lease.leave();

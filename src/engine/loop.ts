@@ -128,12 +128,15 @@ export function startLoop(options: LoopOptions): Loop {
         for (let i = 0; i < stages.length; i++) {
           if (outcomes[i]!.length > 0) await stages[i]!.record(ops, outcomes[i]!, at);
         }
+        // Status changes queue their webhooks here, before the webhook stage claims them.
+        await ops.settle();
         const work: unknown[][] = [];
         for (let i = 0; i < stages.length; i++) {
           // Asked again: recording may have made work (a status change's webhook to send).
           work.push(
             !stopped && (claiming[i] || stages[i]!.wantsClaim(at)) ? await stages[i]!.claim(ops, at) : [],
           );
+          await ops.settle();
         }
         return work;
       }, hold);

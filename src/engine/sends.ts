@@ -26,6 +26,8 @@ export interface SendStageOptions {
   readonly logger: Logger;
   /** An outcome is waiting to be recorded. */
   readonly onOutcome: () => void;
+  /** Outcomes were recorded (committed): receipts that waited for them may go. */
+  readonly onRecorded?: () => void;
   /** Results for recipients this node no longer held, dropped by the guard. */
   readonly onStale?: (count: number) => void;
   /** Where each SMSC answer's time is counted. */
@@ -43,11 +45,14 @@ export interface SendStage extends Stage<SubmitResult, SendWork> {
   idle(): Promise<void>;
   /** Submits started and not yet answered. */
   readonly submitting: number;
+  /** Whether `carrierId` was accepted by an outcome not yet recorded (committed). */
+  unrecorded(carrierId: string): boolean;
 }
 
 export function createSendStage(options: SendStageOptions): SendStage {
   const { node, connector, logger, now } = options;
   let results: SubmitResult[] = [];
+  const unrecorded = new Set<string>();
   let submitting = 0;
   let maybeDue = true;
   let closed = false;
@@ -95,6 +100,7 @@ export function createSendStage(options: SendStageOptions): SendStage {
         (performance.now() - started) / 1000,
       );
     }
+    if (outcome.kind === 'accepted') for (const id of outcome.carrierIds) unrecorded.add(id);
     results.push({ work, outcome, at: now() });
     submitting -= 1;
     if (submitting === 0) for (const resolve of idleWaiters.splice(0)) resolve();
@@ -132,8 +138,12 @@ export function createSendStage(options: SendStageOptions): SendStage {
       if (work.length < limit) maybeDue = false;
       return work;
     },
-    handle(work) {
+    handle(work, recorded) {
       turn = { recorded: 0, claimed: 0 };
+      for (const { outcome } of recorded) {
+        if (outcome.kind === 'accepted') for (const id of outcome.carrierIds) unrecorded.delete(id);
+      }
+      if (recorded.length > 0) options.onRecorded?.();
       submitting += work.length;
       for (const w of work) void submit(w);
     },
@@ -157,6 +167,7 @@ export function createSendStage(options: SendStageOptions): SendStage {
       closed = true;
       capacity();
     },
+    unrecorded: (carrierId) => unrecorded.has(carrierId),
     get submitting() {
       return submitting;
     },

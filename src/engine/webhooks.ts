@@ -18,36 +18,58 @@ export interface WebhookStage extends Stage<DeliveryResult, ClaimedDelivery> {
   close(): void;
 }
 
+/**
+ * The sender's room as the turns in progress share it: each turn's hold reserves what it may
+ * fill, so two turns at once (PostgreSQL's two loops) never hold more than the sender takes.
+ */
+export interface HoldRoom {
+  reserved: number;
+}
+
 /** What each recorded attempt came to, in the terms of smsgw_webhook_attempts_total. */
 const OUTCOME_OF = { delivered: 'accepted', failed: 'gave_up', retry: 'retry' } as const;
 
 export function createWebhookStage(options: {
   readonly node: string;
   readonly sender: WebhookSender;
+  /** Shared by every stage of this sender (one per loop). */
+  readonly room?: HoldRoom;
+  /**
+   * False for a loop that only hands over the deliveries its own status changes are born
+   * holding: attempts are recorded and deliveries claimed by the stage that claims.
+   */
+  readonly claims?: boolean;
   /** Attempts are counted once their turn has committed. */
   readonly metrics?: Pick<EngineMetrics, 'webhookAttempted'>;
 }): WebhookStage {
   const { node, sender } = options;
-  let maybeDue = true;
+  const claims = options.claims ?? true;
+  const shared = options.room ?? { reserved: 0 };
+  let maybeDue = claims;
   let closed = false;
   let cursor: string | null = null;
   let current: DeliveryHold = { holder: node, room: 0, accepts: () => false, held: [] };
+  /** What this stage's turn in progress reserved of the sender's room. */
+  let reserved = 0;
+  const release = () => {
+    shared.reserved -= reserved;
+    reserved = 0;
+    current = { holder: node, room: 0, accepts: () => false, held: [] };
+  };
   return {
-    name: 'webhooks',
+    name: claims ? 'webhooks' : 'born-webhooks',
     hold() {
-      current = {
-        holder: node,
-        room: closed ? 0 : sender.room(),
-        accepts: (o) => sender.accepts(o),
-        held: [],
-      };
+      release();
+      reserved = closed ? 0 : Math.max(0, sender.room() - shared.reserved);
+      shared.reserved += reserved;
+      current = { holder: node, room: reserved, accepts: (o) => sender.accepts(o), held: [] };
       return current;
     },
-    takeOutcomes: (limit) => sender.drain(limit),
+    takeOutcomes: (limit) => (claims ? sender.drain(limit) : []),
     async record(ops: TickOps, outcomes, now) {
       await ops.recordWebhookAttempts(node, outcomes, now);
     },
-    wantsClaim: () => current.held.length > 0 || (!closed && maybeDue && sender.room() > 0),
+    wantsClaim: () => current.held.length > 0 || (!closed && maybeDue && sender.room() > shared.reserved),
     async claim(ops, now) {
       const born = current.held;
       let work: ClaimedDelivery[] = [];
@@ -59,6 +81,7 @@ export function createWebhookStage(options: {
           return signing ? [{ ...d, retryAttempts: 0, secrets: signing }] : [];
         });
       }
+      // What the hold left unfilled; the other loop's turn keeps its own reservation.
       const room = current.room;
       if (!closed && maybeDue && room > 0) {
         const result = await ops.claimWebhooks({
@@ -76,6 +99,7 @@ export function createWebhookStage(options: {
       return work;
     },
     handle(work, recorded) {
+      release();
       if (work.length > 0) sender.take(work);
       const { metrics } = options;
       if (!metrics) return;
@@ -86,10 +110,11 @@ export function createWebhookStage(options: {
       }
     },
     restore(outcomes) {
+      release();
       sender.restore(outcomes);
     },
     wake() {
-      maybeDue = true;
+      maybeDue = claims;
     },
     close() {
       closed = true;

@@ -35,7 +35,7 @@ import {
   type SendWork,
   type SubmitResult,
 } from './sending.js';
-import type { Changed, TransitionSink } from './transitions.js';
+import { deferChanges, settleChanges, type Changed, type TransitionSink } from './transitions.js';
 import {
   claimDeliveriesIn,
   secretsOfIn,
@@ -94,10 +94,17 @@ export interface TickOps {
   sweepReceiptTimeouts(now: number, timeoutMs: number, limit: number): Promise<Changed[]>;
   /** Applies orphan receipts whose part has been recorded since they arrived. */
   sweepOrphans(connector: string, now: number): Promise<Changed[]>;
+  /**
+   * Writes the message counters of the status changes made so far and queues their webhooks
+   * (src/store/transitions.ts, settleChanges); the turn's commit does it too.
+   */
+  settle(): Promise<void>;
 }
 
 /** What the sending engine needs from storage. */
 export interface EngineStore {
+  /** Whether two turns may run at once (row locks); SQLite has one writer. */
+  readonly concurrentTurns: boolean;
   /**
    * Runs `work` in one transaction; on a PostgreSQL deadlock it runs again whole. Webhooks its
    * status changes queue are held by `hold`'s node, up to its room (src/store/webhooks/enqueue.ts).
@@ -197,18 +204,23 @@ export function engineStore(db: Kysely<Database>, dialect: Dialect, sinks: Engin
     sweepReceiptTimeouts: (now, timeoutMs, limit) =>
       sweepReceiptTimeoutsIn(t, dialect, now, timeoutMs, limit, sink),
     sweepOrphans: (connector, now) => adoptRecordedOrphansIn(t, dialect, connector, now, sink),
+    settle: () => settleChanges(t, dialect),
   });
   return {
+    concurrentTurns: dialect.rowLocks,
     tick: (work, hold) => {
       const room = hold?.room ?? 0;
-      return tx((t) => {
+      return tx(async (t) => {
         if (hold) {
           // A run again after a deadlock starts from the same room.
           hold.held.length = 0;
           hold.room = room;
           setHold(t, hold);
         }
-        return work(opsOf(t));
+        deferChanges(t);
+        const result = await work(opsOf(t));
+        await settleChanges(t, dialect);
+        return result;
       });
     },
     anySendDue: (now) => anySendDue(db, now),

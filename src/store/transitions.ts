@@ -86,6 +86,64 @@ export async function applyChanges(
   }
   if (changed.length === 0) return changed;
 
+  const later = deferred.get(tx);
+  if (later) {
+    for (const [id, m] of perMessage) {
+      const sum = later.counts.get(id);
+      if (!sum) later.counts.set(id, m);
+      else {
+        sum.finals += m.finals;
+        sum.sent += m.sent;
+        sum.unpaidFinals += m.unpaidFinals;
+      }
+    }
+    later.at = Math.max(later.at, at);
+    if (sink) later.sinks.set(sink, [...(later.sinks.get(sink) ?? []), ...changed]);
+    return changed;
+  }
+  await writeCounters(tx, dialect, perMessage, at);
+  if (sink) await sink(tx, changed);
+  return changed;
+}
+
+/**
+ * The message counters and sink calls of a transaction's status changes, gathered and done
+ * together when it settles them (settleChanges): the engine's turns (src/store/engine-store.ts,
+ * src/engine/loop.ts), which settle after recording and after each claim. On PostgreSQL a
+ * message's row stays locked from its counters' update to the commit; a turn that settles
+ * once its statements are done holds its messages for the end of the turn only, locks them in
+ * one statement in id order (two turns at once, the main loop's and the carrier's, then wait
+ * for each other briefly and never deadlock), and writes each message and reads its report
+ * settings once however many changes it made.
+ */
+interface Deferred {
+  counts: Map<number, MessageCounts>;
+  at: number;
+  sinks: Map<TransitionSink, Changed[]>;
+}
+
+const deferred = new WeakMap<object, Deferred>();
+
+export function deferChanges(tx: Kysely<Database>): void {
+  deferred.set(tx, { counts: new Map(), at: 0, sinks: new Map() });
+}
+
+/** Writes the counters of the changes gathered since the last settle, then runs their sinks. */
+export async function settleChanges(tx: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const later = deferred.get(tx);
+  if (!later || (later.counts.size === 0 && later.sinks.size === 0)) return;
+  const { counts, at, sinks } = later;
+  deferred.set(tx, { counts: new Map(), at: 0, sinks: new Map() });
+  if (counts.size > 0) await writeCounters(tx, dialect, counts, at);
+  for (const [sink, changed] of sinks) await sink(tx, changed);
+}
+
+async function writeCounters(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  perMessage: ReadonlyMap<number, MessageCounts>,
+  at: number,
+): Promise<void> {
   // Only `sent` and final statuses move a message's counters (submitted, for one, does not).
   const messageIds = [...perMessage]
     .filter(([, m]) => m.sent > 0 || m.finals > 0)
@@ -95,8 +153,6 @@ export async function applyChanges(
     const reserving = await updateUnreservedCounters(tx, messageIds, perMessage, at);
     if (reserving.length > 0) await settleReservedCredit(tx, dialect, reserving, perMessage, at);
   }
-  if (sink) await sink(tx, changed);
-  return changed;
 }
 
 /**

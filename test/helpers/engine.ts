@@ -9,6 +9,7 @@ import type {
   SubmitRequest,
 } from '../../src/carriers/port.js';
 import { createSimulator } from '../../src/carriers/simulator/simulator.js';
+import type { EngineMetrics } from '../../src/metrics/engine-metrics.js';
 import type { RetryDelay } from '../../src/store/engine-store.js';
 import { call, createTestApp, type TestApp } from './app.js';
 
@@ -33,6 +34,7 @@ export interface HarnessOptions {
   readonly connector?: (t: TestApp) => EngineConnector;
   readonly throughput?: number;
   readonly retryDelay?: RetryDelay;
+  readonly metrics?: EngineMetrics;
 }
 
 export async function createEngineHarness(
@@ -65,6 +67,7 @@ export async function createEngineHarness(
       node: nodeIdentity({ nodeId: null }),
       ...(options.throughput !== undefined && { throughput: options.throughput }),
       ...(options.retryDelay !== undefined && { retryDelay: options.retryDelay }),
+      ...(options.metrics && { metrics: options.metrics }),
     });
   engine = await start();
   const harness: EngineHarness = Object.assign(t, {
