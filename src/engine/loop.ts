@@ -12,6 +12,7 @@ import type { Stage } from './stage.js';
 
 export interface LoopOptions {
   readonly store: Pick<EngineStore, 'tick'>;
+  /** In turn order; the last one hands over the webhooks status changes queued (see turn()). */
   readonly stages: readonly Stage[];
   /** The hold for webhooks this turn's status changes queue (the webhook stage's room). */
   readonly hold?: () => DeliveryHold;
@@ -128,15 +129,16 @@ export function startLoop(options: LoopOptions): Loop {
         for (let i = 0; i < stages.length; i++) {
           if (outcomes[i]!.length > 0) await stages[i]!.record(ops, outcomes[i]!, at);
         }
-        // Status changes queue their webhooks here, before the webhook stage claims them.
-        await ops.settle();
         const work: unknown[][] = [];
         for (let i = 0; i < stages.length; i++) {
+          // The last stage hands over the webhooks this turn's status changes queue, so they are
+          // settled just before it: no sooner, since a message's counters stay locked from their
+          // update to the commit, and another loop or node moving the same message waits.
+          if (i === stages.length - 1) await ops.settle();
           // Asked again: recording may have made work (a status change's webhook to send).
           work.push(
             !stopped && (claiming[i] || stages[i]!.wantsClaim(at)) ? await stages[i]!.claim(ops, at) : [],
           );
-          await ops.settle();
         }
         return work;
       }, hold);
