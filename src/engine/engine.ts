@@ -175,9 +175,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     receiptTimeoutMs: config.receiptTimeoutMs,
     onReleased: () => sends.wake(),
   });
-  // Order matters within a turn: submits are recorded before receipts, so a receipt that came
-  // in just after its submit's answer finds its part; webhooks claim last, after every status
-  // change of the turn has queued its own.
+  // Order matters within a turn: submits are recorded before receipts (one loop, SQLite), so a
+  // receipt that came in just after its submit's answer finds its part; webhooks claim last,
+  // after every status change of the turn has queued its own.
   const stages = concurrent ? [sends, jobs, webhookStage] : [sends, carrierEvents, jobs, webhookStage];
   // The webhooks the event loop's status changes queue, born held by this node like the main loop's.
   const bornWebhooks = createWebhookStage({ node: node.id, sender, room: holdRoom, claims: false });

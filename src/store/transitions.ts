@@ -98,7 +98,11 @@ export async function applyChanges(
       }
     }
     later.at = Math.max(later.at, at);
-    if (sink) later.sinks.set(sink, [...(later.sinks.get(sink) ?? []), ...changed]);
+    if (sink) {
+      const gathered = later.sinks.get(sink);
+      if (gathered) gathered.push(...changed);
+      else later.sinks.set(sink, [...changed]);
+    }
     return changed;
   }
   await writeCounters(tx, dialect, perMessage, at);
@@ -109,7 +113,7 @@ export async function applyChanges(
 /**
  * The message counters and sink calls of a transaction's status changes, gathered and done
  * together when it settles them (settleChanges): the engine's turns (src/store/engine-store.ts,
- * src/engine/loop.ts), which settle after recording and after each claim. On PostgreSQL a
+ * src/engine/loop.ts), which settle before their last stage and at the end. On PostgreSQL a
  * message's row stays locked from its counters' update to the commit; a turn that settles
  * once its statements are done holds its messages for the end of the turn only, locks them in
  * one statement in id order (two turns at once, the main loop's and the carrier's, then wait
