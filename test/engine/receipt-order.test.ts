@@ -66,9 +66,13 @@ describe.each(ENGINES)('a receipt right behind its submit answer on %s', (engine
         (s) => s.status.delivered === 150,
       );
     }
-    const counted = (await registry.getSingleMetric('smsgw_receipts_total')!.get()).values;
-    const matched = (m: string) => counted.find((v) => v.labels.matched === m)?.value ?? 0;
-    expect(matched('true')).toBe(300);
-    expect(matched('false')).toBe(0);
+    // Counted once the turn that recorded them has committed, which the API may see first.
+    const counted = async () => {
+      const values = (await registry.getSingleMetric('smsgw_receipts_total')!.get()).values;
+      const of = (m: string) => values.find((v) => v.labels.matched === m)?.value ?? 0;
+      return { matched: of('true'), unmatched: of('false') };
+    };
+    const receipts = await t.until(counted, (c) => c.matched + c.unmatched === 300);
+    expect(receipts).toEqual({ matched: 300, unmatched: 0 });
   });
 });
