@@ -48,13 +48,15 @@ export function createWebhookStage(options: {
   let maybeDue = claims;
   let closed = false;
   let cursor: string | null = null;
-  let current: DeliveryHold = { holder: node, room: 0, accepts: () => false, held: [] };
+  /** Between turns: no room, nothing held. */
+  const noHold = (): DeliveryHold => ({ holder: node, room: 0, accepts: () => false, held: [] });
+  let current = noHold();
   /** What this stage's turn in progress reserved of the sender's room. */
   let reserved = 0;
   const release = () => {
     shared.reserved -= reserved;
     reserved = 0;
-    current = { holder: node, room: 0, accepts: () => false, held: [] };
+    current = noHold();
   };
   return {
     name: claims ? 'webhooks' : 'born-webhooks',

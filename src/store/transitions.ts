@@ -60,7 +60,9 @@ export async function applyChanges(
   }
 
   const changed: Changed[] = [];
-  const perMessage = new Map<number, MessageCounts>();
+  // A transaction that settles its changes later counts into what it has gathered so far.
+  const later = deferred.get(tx);
+  const perMessage = later?.counts ?? new Map<number, MessageCounts>();
   for (const { to, code, ids } of groups.values()) {
     for (const part of chunk(ids, IN_CHUNK)) {
       const rows = await moveRecipients(tx, to, code, at, part, options);
@@ -86,17 +88,7 @@ export async function applyChanges(
   }
   if (changed.length === 0) return changed;
 
-  const later = deferred.get(tx);
   if (later) {
-    for (const [id, m] of perMessage) {
-      const sum = later.counts.get(id);
-      if (!sum) later.counts.set(id, m);
-      else {
-        sum.finals += m.finals;
-        sum.sent += m.sent;
-        sum.unpaidFinals += m.unpaidFinals;
-      }
-    }
     later.at = Math.max(later.at, at);
     if (sink) {
       const gathered = later.sinks.get(sink);
