@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBenchDatabase } from './lib/database.js';
 import { cpuMicros, postgresCpuSince } from './lib/proc-cpu.js';
+import { waitForFinals } from './lib/finals.js';
 import { progress } from './lib/progress.js';
 import { count, seconds } from './lib/stats.js';
 import { table } from './lib/table.js';
@@ -25,9 +26,6 @@ CPU per recipient (all their threads, from /proc). Target: more nodes are never 
 
 const ROOT = resolve(import.meta.dirname, '..');
 const KEY = 'bench-cluster-key';
-const FINALS_SQL =
-  "select count(*) from recipients where status in ('delivered', 'cancelled', 'expired', 'aborted', " +
-  "'rejected', 'failed', 'deleted', 'unknown')";
 
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -121,14 +119,10 @@ async function runOne(nodeCount: number, recipients: number, batch: number, conc
     };
     await Promise.all(nodes.flatMap((node) => Array.from({ length: concurrency }, () => post(node))));
     const acceptedMs = performance.now() - started;
-    for (;;) {
-      const finals = await db.scalar(FINALS_SQL);
-      bar.update(finals);
-      if (finals >= recipients) break;
+    await waitForFinals(db, recipients, bar, 50, () => {
       if (nodes.some((n) => n.child.exitCode !== null))
         throw new Error(`a node died:\n${nodes.map((n) => n.output).join('\n')}`);
-      await new Promise((ok) => setTimeout(ok, 50));
-    }
+    });
     const elapsedMs = performance.now() - started;
     bar.finish();
     const cpu = nodes.reduce((sum, n, i) => sum + cpuMicros(n.child.pid!) - cpuBefore[i]!, 0);
