@@ -124,10 +124,19 @@ async function postgresWriter(url: string): Promise<BulkWriter> {
         for (const [table, rows] of batch) {
           if (rows.length === 0) continue;
           const columns = Object.keys(rows[0]!).join(',');
+          const json = JSON.stringify(rows);
           await client.query(
             `insert into ${table} (${columns}) select ${columns} from json_populate_recordset(null::${table}, $1)`,
-            [JSON.stringify(rows)],
+            [json],
           );
+          // PostgreSQL's store keeps each recipient's number apart too (Dialect.numbersApart).
+          if (table === 'recipients') {
+            await client.query(
+              'insert into recipient_numbers (msisdn, message_id, recipient_id) ' +
+                'select msisdn, message_id, id from json_populate_recordset(null::recipients, $1)',
+              [json],
+            );
+          }
         }
         await client.query('commit');
       } catch (error) {
@@ -143,7 +152,7 @@ async function postgresWriter(url: string): Promise<BulkWriter> {
       }
       // What autovacuum does within a minute of a bulk load; without it every list query would
       // be planned on empty-table statistics and index-only scans would be off.
-      await client.query('vacuum analyze messages, recipients');
+      await client.query('vacuum analyze messages, recipients, recipient_numbers');
     },
     async close() {
       await client.end();

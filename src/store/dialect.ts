@@ -19,6 +19,13 @@ export interface Dialect {
    */
   readonly rowLocks: boolean;
   /**
+   * Which numbers each message went to is kept in recipient_numbers, written once per
+   * recipient, instead of an index of recipients (migration 60): PostgreSQL writes a new entry
+   * in every index of a recipient at each status change. SQLite writes an index entry only when
+   * its columns change, so it keeps recipients_msisdn.
+   */
+  readonly numbersApart: boolean;
+  /**
    * SQL after a table name that pins the index a query reads: SQLite's `INDEXED BY`, for the
    * rare query where its planner (which has no statistics) takes a worse one; nothing on
    * PostgreSQL, whose planner has them.

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { isFinal, type Status } from '../domain/status.js';
 import { FINAL_STATUS_LIST } from './migrations/022_list_filters.js';
+import type { Dialect } from './dialect.js';
 import type { MessageListQuery } from './port.js';
 import type { Database } from './schema.js';
 
@@ -18,11 +19,28 @@ import type { Database } from './schema.js';
  */
 const SPARSE_MAX = 2_000;
 
-/** A recipient condition over `r`, with the text that lets SQLite use its partial index. */
-function recipientCondition(column: 'msisdn' | 'status', value: string): RawBuilder<SqlBool> {
-  return column === 'msisdn'
-    ? sql<SqlBool>`r.msisdn = ${value}`
-    : sql<SqlBool>`r.status = ${value} and r.status in (${sql.raw(FINAL_STATUS_LIST)})`;
+/**
+ * A condition on a message's recipients: `r` is a row of `table` (recipients, or on PostgreSQL
+ * recipient_numbers for a number, which has message_id too), with the text that lets SQLite
+ * use its partial index.
+ */
+interface Probe {
+  readonly table: 'recipients' | 'recipient_numbers';
+  readonly condition: RawBuilder<SqlBool>;
+}
+
+function numberProbe(dialect: Dialect, msisdn: string): Probe {
+  return {
+    table: dialect.numbersApart ? 'recipient_numbers' : 'recipients',
+    condition: sql<SqlBool>`r.msisdn = ${msisdn}`,
+  };
+}
+
+function finalStatusProbe(status: Status): Probe {
+  return {
+    table: 'recipients',
+    condition: sql<SqlBool>`r.status = ${status} and r.status in (${sql.raw(FINAL_STATUS_LIST)})`,
+  };
 }
 
 export interface RecipientFilters {
@@ -35,12 +53,16 @@ export interface RecipientFilters {
   readonly sparse: boolean;
 }
 
-export async function recipientFilters(db: Kysely<Database>, q: MessageListQuery): Promise<RecipientFilters> {
-  const probes: RawBuilder<SqlBool>[] = [];
-  if (q.recipient !== undefined) probes.push(recipientCondition('msisdn', q.recipient));
+export async function recipientFilters(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  q: MessageListQuery,
+): Promise<RecipientFilters> {
+  const probes: Probe[] = [];
+  if (q.recipient !== undefined) probes.push(numberProbe(dialect, q.recipient));
   const where: RawBuilder<SqlBool>[] = [];
   if (q.status !== undefined) {
-    if (isFinal(q.status)) probes.push(recipientCondition('status', q.status));
+    if (isFinal(q.status)) probes.push(finalStatusProbe(q.status));
     else where.push(openWithStatus(q.status));
   }
   for (const probe of probes) {
@@ -48,7 +70,7 @@ export async function recipientFilters(db: Kysely<Database>, q: MessageListQuery
       const others = probes.filter((p) => p !== probe).map(exists);
       return {
         where: [
-          sql<SqlBool>`messages.id in (select r.message_id from recipients r where ${probe})`,
+          sql<SqlBool>`messages.id in (select r.message_id from ${sql.table(probe.table)} r where ${probe.condition})`,
           ...others,
           ...where,
         ],
@@ -59,8 +81,8 @@ export async function recipientFilters(db: Kysely<Database>, q: MessageListQuery
   return { where: [...probes.map(exists), ...where], sparse: false };
 }
 
-function exists(condition: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from recipients r where r.message_id = messages.id and ${condition})`;
+function exists({ table, condition }: Probe): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from ${sql.table(table)} r where r.message_id = messages.id and ${condition})`;
 }
 
 /**
@@ -72,12 +94,8 @@ function openWithStatus(status: Status): RawBuilder<SqlBool> {
     where r.message_id = messages.id and r.status = ${status})`;
 }
 
-async function countUpTo(
-  db: Kysely<Database>,
-  condition: RawBuilder<SqlBool>,
-  limit: number,
-): Promise<number> {
+async function countUpTo(db: Kysely<Database>, { table, condition }: Probe, limit: number): Promise<number> {
   const result = await sql<{ n: number | string }>`select count(*) as n from (
-    select 1 from recipients r where ${condition} limit ${limit}) matches`.execute(db);
+    select 1 from ${sql.table(table)} r where ${condition} limit ${limit}) matches`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
 }

@@ -18,7 +18,9 @@ import type {
   NewMessageInput,
   QueuedWork,
 } from './port.js';
+import type { Dialect } from './dialect.js';
 import type { Database, MessagesTable, RecipientsTable } from './schema.js';
+import { list, runShaped } from './shaped-sql.js';
 import type { Changed, TransitionSink } from './transitions.js';
 import { countEntered, countedTransaction, type OnEntered } from './entered.js';
 import type { SendHandoff, SendWork } from './sending.js';
@@ -44,13 +46,19 @@ export interface MessageStoreOptions {
   readonly onEntered?: OnEntered | undefined;
 }
 
-export function messageStore(db: Kysely<Database>, options: MessageStoreOptions = {}): MessageStore {
+export function messageStore(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  options: MessageStoreOptions = {},
+): MessageStore {
   const { sink, handoff, onEntered } = options;
   const createMany = async (items: readonly NewMessageInput[]) => {
-    if (!handoff) return countedTransaction(db, onEntered, (tx) => createIn(tx, items, sink));
+    if (!handoff) return countedTransaction(db, onEntered, (tx) => createIn(tx, dialect, items, sink));
     const hold: HeldSends = { node: handoff.node, taken: 0, take: (n) => handoff.take(n), work: [] };
     try {
-      const results = await countedTransaction(db, onEntered, (tx) => createIn(tx, items, sink, hold));
+      const results = await countedTransaction(db, onEntered, (tx) =>
+        createIn(tx, dialect, items, sink, hold),
+      );
       if (hold.work.length > 0) handoff.handOff(hold.work);
       return results;
     } catch (error) {
@@ -91,7 +99,7 @@ export function messageStore(db: Kysely<Database>, options: MessageStoreOptions 
     async list(accountId, q: MessageListQuery) {
       // Only what a list item shows: turning all 18 columns of 100 rows into JavaScript values
       // took more than half of the query's time.
-      const filters = await recipientFilters(db, q);
+      const filters = await recipientFilters(db, dialect, q);
       let query = db
         .selectFrom('messages')
         .select(['id', 'sender', 'body', 'send_at', 'expires_at', 'ref', 'callback_url', 'paused'])
@@ -195,6 +203,7 @@ interface HeldSends {
 
 export async function createIn(
   tx: Kysely<Database>,
+  dialect: Dialect,
   items: readonly NewMessageInput[],
   sink?: TransitionSink,
   hold?: HeldSends,
@@ -407,12 +416,25 @@ export async function createIn(
       }
     }
   }
+  if (dialect.numbersApart && rows.length > 0) await insertNumbers(tx, ids);
   await enqueue(tx, jobs, createdAt);
   if (sink && changed.length > 0) await sink(tx, changed);
   return results.map((r) => {
     const queued = r.kind === 'created' ? leftFor.get(r.id) : undefined;
     return queued ? { ...r, queued: [...queued] } : r;
   });
+}
+
+/** The numbers of these messages' recipients, just written (Dialect.numbersApart). */
+async function insertNumbers(tx: Kysely<Database>, messageIds: readonly number[]): Promise<void> {
+  await runShaped(
+    tx,
+    'recipient-numbers',
+    (p) =>
+      'insert into "recipient_numbers" ("msisdn", "message_id", "recipient_id") ' +
+      `select "msisdn", "message_id", "id" from "recipients" where "message_id" ${p.in()}`,
+    [list(messageIds)],
+  );
 }
 
 /**

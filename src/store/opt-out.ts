@@ -43,7 +43,7 @@ export async function applyOptOutsIn(
     // The answer is an ordinary message from the number the keyword reached, due now. It is not
     // checked against the list it just joined: the confirmation of a STOP is the one message
     // carriers expect after it. An account without credit for it sends none.
-    await createIn(tx, [
+    await createIn(tx, effects.dialect, [
       {
         message: {
           accountId,

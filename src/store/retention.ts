@@ -89,6 +89,13 @@ export function retentionStore(db: Kysely<Database>, dialect: Dialect): Retentio
           sql<SqlBool>`${sql.ref(column)} in (select r.id from recipients r where r.message_id in (${sql.join(ids)}))`;
         await tx.deleteFrom('submit_attempts').where(ofRecipients('recipient_id')).execute();
         await tx.deleteFrom('recipient_parts').where(ofRecipients('recipient_id')).execute();
+        if (dialect.numbersApart) {
+          // By the whole key, which recipient_numbers' primary key is: it has no other index.
+          await sql`delete from recipient_numbers where (msisdn, message_id, recipient_id) in (
+              select r.msisdn, r.message_id, r.id from recipients r where r.message_id in (${sql.join(ids)}))`.execute(
+            tx,
+          );
+        }
         await tx.deleteFrom('recipients').where('message_id', 'in', ids).execute();
         await tx.deleteFrom('smpp_submits').where('message_id', 'in', ids).execute();
         await tx.deleteFrom('messages').where('id', 'in', ids).execute();

@@ -15,6 +15,8 @@ export interface Database {
   smsgw_migrations: MigrationsTable;
   outbox: OutboxTable;
   recipient_parts: RecipientPartsTable;
+  /** PostgreSQL only (Dialect.numbersApart). */
+  recipient_numbers: RecipientNumbersTable;
   orphan_receipts: OrphanReceiptsTable;
   submit_attempts: SubmitAttemptsTable;
   inbound_messages: InboundMessagesTable;
@@ -81,6 +83,13 @@ export interface OutboxTable {
   locked_until: number | null;
   last_error: string | null;
   created_at: number;
+}
+
+/** Which numbers a message went to, a row per recipient written once (migration 60). */
+export interface RecipientNumbersTable {
+  msisdn: string;
+  message_id: number;
+  recipient_id: number;
 }
 
 export interface RecipientPartsTable {

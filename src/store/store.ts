@@ -36,7 +36,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
   const effects = { dialect: conn.dialect, sink: options.transitionSink, onEntered: options.onEntered };
   return {
     accounts: withKeyCache(accountStore(conn.db)),
-    messages: messageStore(conn.db, {
+    messages: messageStore(conn.db, conn.dialect, {
       sink: options.transitionSink,
       handoff: options.sendHandoff,
       onEntered: options.onEntered,

@@ -9,7 +9,7 @@ import { coalescedLookup } from './coalesced-lookup.js';
 import type { Dialect } from './dialect.js';
 import { countedTransaction, type OnEntered } from './entered.js';
 import { insertRows } from './insert-rows.js';
-import { list, runShaped, usesNumberedParameters } from './shaped-sql.js';
+import { list, runShaped, usesNumberedParameters, type Placeholders } from './shaped-sql.js';
 import type { Database } from './schema.js';
 import { applyChanges, type TransitionSink } from './transitions.js';
 
@@ -149,13 +149,18 @@ export async function suppressIn(
   await addSuppressionsIn(tx, accountId, msisdns, reason, now);
   const open: number[] = [];
   const size = lookupChunk(tx);
-  // Through recipients_msisdn: a number has few recipients beside the millions of a table.
+  // Through recipients_msisdn (recipient_numbers' key on PostgreSQL): a number has few
+  // recipients beside the millions of a table.
+  const ofNumbers = (p: Placeholders) =>
+    effects.dialect.numbersApart
+      ? `"id" in (select "recipient_id" from "recipient_numbers" where "msisdn" ${p.in()})`
+      : `"msisdn" ${p.in()}`;
   for (let i = 0; i < msisdns.length; i += size) {
     const { rows } = await runShaped<{ id: number }>(
       tx,
       'suppressed-open-recipients',
       (p) =>
-        `select "id" from "recipients" where "msisdn" ${p.in()} and "account_id" = ${p.one()} ` +
+        `select "id" from "recipients" where ${ofNumbers(p)} and "account_id" = ${p.one()} ` +
         `and "status" in ('pending', 'submitted')`,
       [list(msisdns.slice(i, i + size)), accountId],
     );

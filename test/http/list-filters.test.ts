@@ -63,6 +63,9 @@ describe.each(ENGINES)('outbound list filters on %s', (engine) => {
     // An unencoded + arrives as a space, read as + (decisions §5).
     expect(await list('to= 61491570155')).toEqual(named('delivered-and-failed'));
     expect(await list('to=%2B61400000000')).toEqual([]);
+    // Messages not sent yet are found by their numbers too: paused, and cancelled while paused.
+    expect(await list('to=%2B61491570180')).toEqual(named('pending'));
+    expect(await list('to=%2B61491570190')).toEqual(named('cancelled'));
   });
 
   it.each([

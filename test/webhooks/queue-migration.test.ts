@@ -1,67 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/store/dialect.js';
 import { MIGRATIONS, migrate } from '../../src/store/migrations/index.js';
-import { connectPostgres } from '../../src/store/postgres/connect.js';
-import { connectSqlite } from '../../src/store/sqlite/connect.js';
 import { createStore } from '../../src/store/store.js';
 import { loadConfig } from '../../src/config/config.js';
 import { startEngine } from '../../src/engine/engine.js';
 import { createReportSink } from '../../src/webhooks/report-sink.js';
 import { ScriptedConnector } from '../helpers/engine.js';
 import { generateWebhookSecret } from '../../src/webhooks/sign.js';
-import { adminQuery, ENGINES, schemaUrl } from '../helpers/engines.js';
+import { ENGINES } from '../helpers/engines.js';
+import { databaseAt } from '../helpers/migrated.js';
 
 /**
  * Migration 6 moves webhook work from outbox jobs onto the delivery rows (and migration 7 makes
  * their holder a node). A store upgraded with webhooks pending (a retry waiting, an attempt in
  * flight on a node that is gone) sends them all, each from where its retry schedule stood.
  */
-
-/** An empty database of `engine`, migrated by hand up to `version`, and how to remove it. */
-async function databaseAt(engine: 'sqlite' | 'postgres', version: number) {
-  let conn: Connection;
-  let remove: () => Promise<void>;
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'smsgw-test-'));
-    conn = connectSqlite(join(dir, 'smsgw.sqlite'));
-    remove = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    await adminQuery(`create schema ${schema}`);
-    conn = connectPostgres(schemaUrl(schema));
-    remove = () => adminQuery(`drop schema ${schema} cascade`);
-  }
-  // The version table as migrate() makes it, so that migrate() later takes over from here.
-  await conn.db.schema
-    .createTable('smsgw_migrations')
-    .addColumn('version', 'integer', (c) => c.primaryKey())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('applied_at', conn.dialect.bigInteger, (c) => c.notNull())
-    .execute();
-  for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
-    await conn.db.transaction().execute(async (tx) => {
-      await m.up(tx, conn.dialect);
-      await tx
-        .insertInto('smsgw_migrations')
-        .values({ version: m.version, name: m.name, applied_at: 0 })
-        .execute();
-    });
-  }
-  return {
-    conn,
-    async drop() {
-      await conn.close();
-      await remove();
-    },
-  };
-}
 
 describe.each(ENGINES)('webhook queue migration on %s', (engineName) => {
   const cleanups: (() => Promise<void>)[] = [];

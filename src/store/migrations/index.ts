@@ -22,6 +22,7 @@ import { consoleReads } from './030_console.js';
 import { suppressions } from './040_suppressions.js';
 import { deliveryWindows } from './041_delivery_windows.js';
 import { smppServer } from './050_smpp_server.js';
+import { recipientNumbers } from './060_recipient_numbers.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -49,6 +50,9 @@ export const MIGRATIONS: readonly Migration[] = [
   deliveryWindows,
   // 50-59: the SMPP server for customers (decisions §21).
   smppServer,
+  // 60-69: the sending engine again, for what must come after the migrations above (60 replaces
+  // an index of 22).
+  recipientNumbers,
 ];
 
 /** Serialises the nodes of one PostgreSQL database while they migrate; any 64-bit number works. */

@@ -11,6 +11,7 @@ export const postgresDialect: Dialect = {
   bigInteger: 'bigint',
   maxParameters: 65_000,
   rowLocks: true,
+  numbersApart: true,
   indexedBy: () => '',
 };
 

@@ -22,6 +22,7 @@ export const sqliteDialect: Dialect = {
   bigInteger: 'integer',
   maxParameters: 32_000,
   rowLocks: false,
+  numbersApart: false,
   indexedBy: (index) => `indexed by ${index}`,
 };
 
