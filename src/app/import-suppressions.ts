@@ -11,7 +11,7 @@ import type { Store } from '../store/port.js';
 
 /**
  * Numbers per transaction: large enough that a commit (an fsync) is a small share of the time
- * (SQLite writes them in 2 INSERTs of 7,500 rows, PostgreSQL in one JSON parameter).
+ * (SQLite writes them in 2 INSERTs of 7,500 rows, PostgreSQL in one, an array per column).
  */
 export const IMPORT_BATCH = 10_000;
 

@@ -4,17 +4,20 @@ import { runShaped, SHAPED_MARK, usesNumberedParameters } from './shaped-sql.js'
 
 /** Bind parameters per statement: below both engines' limits (SQLite 32,766; PostgreSQL 65,535). */
 const MAX_PARAMETERS = 30_000;
-/** Rows per PostgreSQL statement: one JSON parameter, so only the message size bounds it. */
-const MAX_JSON_ROWS = 10_000;
+/** Rows per PostgreSQL statement: an array parameter per column, so only the message size bounds it. */
+const MAX_ARRAY_ROWS = 10_000;
 
 /**
  * Multi-row INSERT of plain values, on the hot paths (recipients of a message, submit
  * attempts, parts, webhook deliveries). Kysely's builder walks one node per value, which
  * profiling showed as a fifth of the server's CPU on 1,000-recipient POSTs; here the statement
  * text is written once per shape (shaped-sql.ts). SQLite gets multi-row VALUES; PostgreSQL
- * gets the rows as one JSON parameter read by json_populate_recordset, whose text never
- * changes: 2,000 rows as VALUES took 55–70 µs a row to parse and plan there, more than
- * writing them. `tail` is SQL from code that follows the rows (ON CONFLICT …, RETURNING …).
+ * gets one array per column, unnested, whose text never changes: 2,000 rows as VALUES took
+ * 55–70 µs a row to parse and plan there, more than writing them. The rows went as one JSON
+ * parameter read by json_populate_recordset before: for the eleven columns of a recipient
+ * that cost 9.5–11 µs of the server's CPU and 6–10 µs of ours per row, against 5.8–6.8 and
+ * 4–6.8 with arrays (1,000-row inserts). `tail` is SQL from code that follows the rows
+ * (ON CONFLICT …, RETURNING …).
  */
 export async function insertRows(
   db: Kysely<Database>,
@@ -52,19 +55,14 @@ async function insertChunks<R>(
   const back: R[] = [];
   const names = quoted(columns);
   if (usesNumberedParameters(db)) {
-    for (let start = 0; start < rows.length; start += MAX_JSON_ROWS) {
-      const chunk = rows.slice(start, start + MAX_JSON_ROWS).map((row) => {
-        const record: Record<string, unknown> = {};
-        columns.forEach((c, i) => (record[c] = row[i]));
-        return record;
-      });
-      const result = await db.executeQuery<R>(
-        CompiledQuery.raw(
-          `${SHAPED_MARK}insert into "${table}" (${names}) select ${names} ` +
-            `from json_populate_recordset(null::"${table}", $1)${tail}`,
-          [JSON.stringify(chunk)],
-        ),
-      );
+    const types = await columnTypes(db, table, columns);
+    const text =
+      `${SHAPED_MARK}insert into "${table}" (${names}) ` +
+      `select * from unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})${tail}`;
+    for (let start = 0; start < rows.length; start += MAX_ARRAY_ROWS) {
+      const chunk = rows.slice(start, start + MAX_ARRAY_ROWS);
+      const arrays = columns.map((_, c) => chunk.map((row) => row[c]));
+      const result = await db.executeQuery<R>(CompiledQuery.raw(text, arrays));
       for (const row of result.rows) back.push(row);
     }
     return back;
@@ -84,6 +82,37 @@ async function insertChunks<R>(
     for (const row of result.rows) back.push(row);
   }
   return back;
+}
+
+/**
+ * PostgreSQL: the SQL types of `columns` of `table`, for the casts of their arrays, read from the
+ * catalog once per process (every schema smsgw migrates has the same types).
+ */
+const typesOf = new Map<string, readonly string[]>();
+
+async function columnTypes(
+  db: Kysely<Database>,
+  table: string,
+  columns: readonly string[],
+): Promise<readonly string[]> {
+  const key = `${table}|${columns.join(',')}`;
+  const known = typesOf.get(key);
+  if (known) return known;
+  const { rows } = await db.executeQuery<{ name: string; type: string }>(
+    CompiledQuery.raw(
+      'select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute ' +
+        'where attrelid = to_regclass($1) and attnum > 0 and not attisdropped',
+      [`"${table}"`],
+    ),
+  );
+  const byName = new Map(rows.map((r) => [r.name, r.type]));
+  const types = columns.map((column) => {
+    const type = byName.get(column);
+    if (type === undefined) throw new Error(`insertRows: ${table} has no column ${column}`);
+    return type;
+  });
+  typesOf.set(key, types);
+  return types;
 }
 
 function quoted(columns: readonly string[]): string {

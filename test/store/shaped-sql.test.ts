@@ -5,7 +5,7 @@ import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engin
 
 /**
  * The hot statements' forms: IN lists and tables of rows are placeholders on SQLite and arrays
- * on PostgreSQL, inserts are multi-row VALUES or one JSON parameter; the answers are the same.
+ * on PostgreSQL, inserts are multi-row VALUES or an array per column; the answers are the same.
  */
 describe.each(ENGINES)('shaped SQL on %s', (engineName) => {
   let db: TestDatabase;
@@ -39,6 +39,31 @@ describe.each(ENGINES)('shaped SQL on %s', (engineName) => {
   it('keeps text exactly as given through the insert', async () => {
     const row = await db.conn.db.selectFrom('nodes').select('host').where('id', '=', 'n7').executeTakeFirst();
     expect(row?.host).toBe('h\'ost "quoted" ü');
+  });
+
+  it('keeps every value as given through the insert: array syntax, backslashes, nulls', async () => {
+    const texts = ['{a,b}', 'back\\slash \\"', 'NULL', '', 'line\nbreak, comma', '(1,2)', ' spaced '];
+    await insertRows(
+      db.conn.db,
+      'submit_attempts',
+      ['recipient_id', 'connector', 'worker', 'started_at', 'finished_at', 'outcome', 'detail'],
+      [
+        ...texts.map((text, i) => [900_000 + i, text, 'w', 9_007_199_254_740_000, null, 'accepted', text]),
+        [900_100, 'c', 'w', 1, 2, 'failed', null],
+      ],
+    );
+    const back = await db.conn.db
+      .selectFrom('submit_attempts')
+      .select(['recipient_id', 'connector', 'started_at', 'finished_at', 'detail'])
+      .where('recipient_id', '>=', 900_000)
+      .orderBy('recipient_id')
+      .execute();
+    expect(
+      back.map((r) => [r.recipient_id, r.connector, Number(r.started_at), r.finished_at, r.detail]),
+    ).toEqual([
+      ...texts.map((text, i) => [900_000 + i, text, 9_007_199_254_740_000, null, text]),
+      [900_100, 'c', 1, 2, null],
+    ]);
   });
 
   it('updates each row from its own values in a table of rows', async () => {
