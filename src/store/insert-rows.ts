@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { arrayLiteral } from './postgres/array-literal.js';
 import type { Database } from './schema.js';
 import { runShaped, SHAPED_MARK, usesNumberedParameters } from './shaped-sql.js';
 
@@ -61,7 +62,7 @@ async function insertChunks<R>(
       `select * from unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})${tail}`;
     for (let start = 0; start < rows.length; start += MAX_ARRAY_ROWS) {
       const chunk = rows.slice(start, start + MAX_ARRAY_ROWS);
-      const arrays = columns.map((_, c) => chunk.map((row) => row[c]));
+      const arrays = columns.map((_, c) => arrayLiteral(chunk.map((row) => row[c])));
       const result = await db.executeQuery<R>(CompiledQuery.raw(text, arrays));
       for (const row of result.rows) back.push(row);
     }

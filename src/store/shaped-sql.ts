@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type Kysely, type QueryResult } from 'kysely';
+import { arrayLiteral } from './postgres/array-literal.js';
 import type { Database } from './schema.js';
 
 /** A list of values for `p.in()`. */
@@ -93,7 +94,7 @@ export function runShaped<R>(
   const sizes: number[] = [];
   for (const parameter of parameters) {
     if (isList(parameter)) {
-      if (numbered) values.push(parameter.list);
+      if (numbered) values.push(arrayLiteral(parameter.list));
       else {
         const padded = pad(parameter.list);
         sizes.push(padded.length);
@@ -102,7 +103,7 @@ export function runShaped<R>(
     } else if (isRows(parameter)) {
       const width = parameter.rows[0]!.length;
       if (numbered) {
-        for (let c = 0; c < width; c++) values.push(parameter.rows.map((r) => r[c]));
+        for (let c = 0; c < width; c++) values.push(arrayLiteral(parameter.rows.map((r) => r[c])));
       } else {
         values.push(JSON.stringify(parameter.rows));
       }
