@@ -39,9 +39,8 @@ export function operationsStore(db: Kysely<Database>, dialect: Dialect): Operati
       // Each count reads an index that holds live work only, never the history. A message's
       // open_recipients counts its recipients not yet final (pending, submitted or sent), and
       // messages_unfinished lists the messages that have any; submitted and sent recipients are
-      // the entries of partial indexes (recipients_work and recipients_sent, a covering scan on
-      // SQLite; on PostgreSQL recipients_claimable and recipients_held for the unheld and held
-      // submitted ones, hence two counts). Pending is what remains: one message row
+      // the entries of the partial indexes recipients_work and recipients_sent (a covering
+      // scan on SQLite, an index scan on PostgreSQL). Pending is what remains: one message row
       // per open message, instead of every recipient of every open message read twice (once
       // per status) as a per-message count would. One statement, so the three counts are of
       // one moment.
@@ -52,8 +51,7 @@ export function operationsStore(db: Kysely<Database>, dialect: Dialect): Operati
       }>`select
           (select sum(open_recipients) from messages ${sql.raw(dialect.indexedBy('messages_unfinished'))}
             where complete_at is null) as open,
-          (select count(*) from recipients where status = 'submitted' and locked_by is null)
-            + (select count(*) from recipients where status = 'submitted' and locked_by is not null) as submitted,
+          (select count(*) from recipients where status = 'submitted') as submitted,
           (select count(*) from recipients where status = 'sent') as sent`.execute(db);
       const row = counts.rows[0];
       const submitted = Number(row?.submitted ?? 0);

@@ -156,7 +156,8 @@ async function loadMessages(tx: Kysely<Database>, ids: readonly number[], cache:
 
 /**
  * Table a(id): the accounts with submitted recipients nobody holds, walked in index order
- * (recipients_work, one seek each) without reading their rows.
+ * without reading their rows (recipients_work on SQLite, one seek each; recipients_queued on
+ * PostgreSQL, a seek and a read of the held rows at the head of the account's queue).
  */
 const UNHELD_ACCOUNTS = `with recursive a(id) as (
       select min(account_id) from recipients where status = 'submitted' and locked_by is null
@@ -201,8 +202,9 @@ export async function nextSendDue(
 ): Promise<number | null> {
   const excluded = [...throttled.keys()];
   // One seek per account (UNHELD_ACCOUNTS, then the first due_at in each account's part of
-  // recipients_work): a plain min(due_at) over unheld recipients read the whole backlog, 15 ms
-  // at 250,000 queued, and it runs every time the engine goes idle.
+  // recipients_work, or recipients_queued on PostgreSQL): a plain min(due_at) over unheld
+  // recipients read the whole backlog, 15 ms at 250,000 queued, and it runs every time the
+  // engine goes idle.
   const { rows } = await runShaped<{ next: number | string | null }>(
     db,
     excluded.length === 0 ? 'next-send-due' : 'next-send-due-except',

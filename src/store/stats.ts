@@ -118,25 +118,19 @@ export function statsStore(db: Kysely<Database>): StatsStore {
         open += Number(row?.n ?? 0);
       }
       // A submitted recipient is its own send work since migration 7 (no outbox row): the
-      // literal lets SQLite count the entries of its partial index recipients_work. PostgreSQL
-      // has two partial indexes of them, unheld and held (migration 11): a count over each.
-      let submitted = 0;
-      for (const held of [false, true]) {
-        const row = await db
-          .selectFrom('recipients')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('status', '=', sql.lit('submitted'))
-          .where('locked_by', held ? 'is not' : 'is', null)
-          .executeTakeFirstOrThrow();
-        submitted += Number(row.n);
-      }
+      // literal lets SQLite count the entries of its partial index recipients_work.
+      const submitted = await db
+        .selectFrom('recipients')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', sql.lit('submitted'))
+        .executeTakeFirstOrThrow();
       // The literal lets SQLite use the partial index of recipients in 'sent'.
       const waiting = await db
         .selectFrom('recipients')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('status', '=', sql.lit('sent'))
         .executeTakeFirstOrThrow();
-      return { open, submitted, awaitingReceipt: Number(waiting.n) };
+      return { open, submitted: Number(submitted.n), awaitingReceipt: Number(waiting.n) };
     },
 
     async webhooksDue(now) {

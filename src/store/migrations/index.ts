@@ -12,7 +12,7 @@ import { cluster } from './007_cluster.js';
 import { sqlitePlannerHints } from './008_sqlite_planner_hints.js';
 import { claimableRecipients } from './009_claimable_recipients.js';
 import { hotPathWrites } from './010_hot_path_writes.js';
-import { heldRecipients } from './011_held_recipients.js';
+import { hotClaims } from './011_hot_claims.js';
 import { accountLimits } from './020_account_limits.js';
 import { idempotencyKeys } from './021_idempotency_keys.js';
 import { listFilters } from './022_list_filters.js';
@@ -38,7 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sqlitePlannerHints,
   claimableRecipients,
   hotPathWrites,
-  heldRecipients,
+  hotClaims,
   accountLimits,
   idempotencyKeys,
   listFilters,
