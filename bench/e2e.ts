@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { FINAL_STATUSES } from '../src/domain/status.js';
 import { createBenchDatabase, type Engine } from './lib/database.js';
 import { runLoadIn, type LoadRequest } from './lib/load.js';
 import { cpuMicros } from './lib/proc-cpu.js';
@@ -35,16 +36,6 @@ const ADMIN = 'bench-e2e-admin';
 const CPU_TARGET_US = 228;
 const LAG_TARGET_MS = 2_000;
 const RSS_TARGET_MB = 300;
-const FINAL = new Set([
-  'delivered',
-  'cancelled',
-  'expired',
-  'aborted',
-  'rejected',
-  'failed',
-  'deleted',
-  'unknown',
-]);
 
 interface Scenario {
   readonly name: string;
@@ -99,7 +90,7 @@ function startReceiver(): Promise<{ port: number; worker: Worker }> {
   const code = `
     const { parentPort } = require('node:worker_threads');
     const http = require('node:http');
-    const FINAL = new Set(${JSON.stringify([...FINAL])});
+    const FINAL = new Set(${JSON.stringify([...FINAL_STATUSES])});
     let finals = 0, reports = 0, lastFinalAt = 0, lags = [];
     const server = http.createServer((req, res) => {
       let body = '';

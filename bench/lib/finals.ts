@@ -1,10 +1,9 @@
+import { FINAL_STATUS_LIST } from '../../src/store/migrations/022_list_filters.js';
 import type { BenchDatabase } from './database.js';
 import type { Progress } from './progress.js';
 
-const FINAL = ['delivered', 'cancelled', 'expired', 'aborted', 'rejected', 'failed', 'deleted', 'unknown'];
-
 /** Recipients in a final status: a scan of every recipient, so only to confirm the end. */
-const FINALS_SQL = `select count(*) from recipients where status in (${FINAL.map((f) => `'${f}'`).join(', ')})`;
+const FINALS_SQL = `select count(*) from recipients where status in (${FINAL_STATUS_LIST})`;
 
 /**
  * The messages' own count of recipients gone final, kept in the transaction of each final
