@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** A new API key: 256 random bits, prefixed so a leaked key is recognisable in logs and scans. */
 export function generateApiKey(): string {
@@ -11,7 +11,8 @@ export function generateApiKey(): string {
  * attacker input, which is what the constant-time rule protects against.
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // The one-shot hash() builds no Hash object: a third of createHash()'s cost, paid per request.
+  return hash('sha256', key, 'hex');
 }
 
 /** First characters of a key, stored so a person can tell keys apart. */

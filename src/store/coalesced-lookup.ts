@@ -4,8 +4,9 @@
  * its account suppresses: one statement each, outside the group commit that writes them
  * together. On PostgreSQL that was one round trip per POST, 80 % of the API's statement time
  * (ingest bench, single POSTs). Asked together, they cost a statement per account per turn;
- * each caller waits at most for the end of the current turn. Used on PostgreSQL only: SQLite
- * answers in the caller's thread, where waiting for the turn's end would only add latency.
+ * each caller waits at most for the end of the current turn. On SQLite, where the statement
+ * runs in the caller's thread, it still saves a read snapshot and a statement per POST; the
+ * group commit the POST then joins waits for the turn's end anyway.
  */
 type Lookup<K> = (key: K, values: readonly string[]) => Promise<Set<string>>;
 
