@@ -12,11 +12,19 @@ export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
 }
 
+/** Keys decoded from secrets, which every attempt of an account signs with again. */
+const keys = new Map<string, Buffer>();
+const MAX_KEYS = 1_000;
+
 function secretKey(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (key !== undefined) return key;
   // The prefix is optional on input because the reference libraries accept bare base64 too.
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  const key = Buffer.from(encoded, 'base64');
+  key = Buffer.from(encoded, 'base64');
   if (key.length === 0) throw new Error('webhook secret is empty or not base64');
+  if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
+  keys.set(secret, key);
   return key;
 }
 

@@ -98,6 +98,15 @@ describe('createWebhookHttpClient', () => {
     });
   });
 
+  it('keeps the first 512 bytes of a long answer, never half a character', async () => {
+    // 'é' is two bytes: the first 511 bytes of 'a' leave it cut at the boundary.
+    const r = await receiver(reply(200, `${'a'.repeat(511)}é and more`));
+    expect((await client().post(r.url, headers(), body)).responseExcerpt).toBe('a'.repeat(511));
+    // '€' is three bytes, ending exactly at the boundary.
+    const whole = await receiver(reply(200, `${'a'.repeat(509)}€ and more`));
+    expect((await client().post(whole.url, headers(), body)).responseExcerpt).toBe(`${'a'.repeat(509)}€`);
+  });
+
   it('retries a 500', async () => {
     const r = await receiver(reply(500, 'boom'));
     expect(await client().post(r.url, headers(), body)).toMatchObject({
