@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { nodeIdentity, startEngineHere, startEngineThread, type SendingEngine } from './engine/host.js';
 import { createSendRoom } from './engine/send-room.js';
 import type { SendWork } from './store/engine-store.js';
+import type { HeldDelivery } from './store/webhooks.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
 import {
@@ -70,8 +71,10 @@ export async function startServer(
   const node = nodeIdentity(config);
   // Empty until the engine has started and given it its capacity.
   const room = createSendRoom();
+  const deliveryRoom = createSendRoom();
   // Handed over while the engine thread was still starting (its room is given before it is ready).
   const early: SendWork[] = [];
+  const earlyDeliveries: HeldDelivery[] = [];
   // Webhooks are queued inside each status change's transaction; the engine sends them.
   const webhooksQueued = () => engine?.wake(['webhooks']);
   const now = () => Date.now();
@@ -88,6 +91,13 @@ export async function startServer(
       take: (n) => room.take(n),
       give: (n) => room.give(n),
       handOff: (work) => (engine ? engine.adopt(work) : early.push(...work)),
+    },
+    // And the webhooks those acceptances queue.
+    deliveryHandoff: {
+      node: node.id,
+      take: (n) => deliveryRoom.take(n),
+      give: (n) => deliveryRoom.give(n),
+      handOff: (held) => (engine ? engine.adoptDeliveries(held) : earlyDeliveries.push(...held)),
     },
   });
   const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
@@ -114,9 +124,10 @@ export async function startServer(
   // lost meanwhile.
   try {
     engine = ownThread
-      ? await startEngineThread({ config, logger, writeLock, node, room })
-      : await startEngineHere({ config, logger, store, now, node, room });
+      ? await startEngineThread({ config, logger, writeLock, node, room, deliveryRoom })
+      : await startEngineHere({ config, logger, store, now, node, room, deliveryRoom });
     if (early.length > 0) engine.adopt(early.splice(0));
+    if (earlyDeliveries.length > 0) engine.adoptDeliveries(earlyDeliveries.splice(0));
   } catch (error) {
     await app.close();
     await statistics?.stop();

@@ -9,6 +9,7 @@ import type { WriteLock } from '../store/sqlite/write-lock.js';
 import type { Router } from '../carriers/routing/router.js';
 import type { EndpointState } from '../webhooks/sender.js';
 import type { SendWork } from '../store/engine-store.js';
+import type { HeldDelivery } from '../store/webhooks.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { MetricSnapshot } from '../metrics/families.js';
 import { createThreadMetrics } from '../metrics/thread-metrics.js';
@@ -23,6 +24,8 @@ export interface SendingEngine {
   wake(kinds?: readonly WakeKind[]): void;
   /** Recipients accepted held by this node, their room taken: the engine submits them. */
   adopt(work: SendWork[]): void;
+  /** Webhooks queued held by this node, their room taken: the engine sends them. */
+  adoptDeliveries(held: HeldDelivery[]): void;
   /** Connectors or routes were changed through the admin API. */
   routingChanged(): void;
   /** Each connector's live state (bound, in flight, throughput, errors), by name. */
@@ -44,6 +47,8 @@ export interface EngineHostOptions {
   readonly node: NodeIdentity;
   /** Room for submits, shared by the engine with this node's API. */
   readonly room: SendRoom;
+  /** Room for the webhooks this node's API queues held, given by the engine. */
+  readonly deliveryRoom: SendRoom;
 }
 
 /**
@@ -72,6 +77,7 @@ export async function startEngineHere(
     },
     wake: (kinds) => engine.wake(kinds),
     adopt: (work) => engine.adopt(work),
+    adoptDeliveries: (held) => engine.adoptDeliveries(held),
     routingChanged: () => void router?.reload(),
     connectorStates: () => Promise.resolve(router?.states() ?? {}),
     webhookEndpoints: () => Promise.resolve(engine.webhookEndpoints()),
@@ -99,6 +105,7 @@ export async function startCarrierEngine(
     node,
     throughput: config.carrier === 'simulator' ? config.simThroughput : 0,
     room: options.room,
+    deliveryRoom: options.deliveryRoom,
     metrics: options.metrics,
     // A dead node's binds are free now: bind without waiting for the next reload.
     onTakenOver: () => void router?.reload(),
@@ -113,11 +120,13 @@ export interface EngineThreadData {
   readonly node: NodeIdentity;
   readonly writeLock: SharedArrayBuffer | null;
   readonly room: SharedArrayBuffer;
+  readonly deliveryRoom: SharedArrayBuffer;
 }
 
 export type ToEngineThread =
   | { readonly type: 'wake'; readonly kinds: readonly WakeKind[] | null }
   | { readonly type: 'sends'; readonly work: SendWork[] }
+  | { readonly type: 'deliveries'; readonly held: HeldDelivery[] }
   | { readonly type: 'routing' }
   | { readonly type: 'states'; readonly id: number }
   | { readonly type: 'endpoints'; readonly id: number }
@@ -149,6 +158,7 @@ export function startEngineThread(
     node: options.node,
     writeLock: options.writeLock?.buffer ?? null,
     room: options.room.buffer,
+    deliveryRoom: options.deliveryRoom.buffer,
   };
   return hostEngineThread(spawnEngineThread(data), { logger: options.logger, node: data.node });
 }
@@ -235,6 +245,7 @@ export function hostEngineThread(
         postWake();
       },
       adopt: (work) => send({ type: 'sends', work }),
+      adoptDeliveries: (held) => send({ type: 'deliveries', held }),
       routingChanged: () => send({ type: 'routing' }),
       async connectorStates() {
         const answer = await ask('states');

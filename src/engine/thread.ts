@@ -73,6 +73,7 @@ async function run() {
     now: () => Date.now(),
     node: data.node,
     room: createSendRoom(data.room),
+    deliveryRoom: createSendRoom(data.deliveryRoom),
     metrics: metrics.engine,
   }).catch(async (error: unknown) => {
     await store.close();
@@ -87,6 +88,9 @@ async function run() {
         break;
       case 'sends':
         started.engine.adopt(message.work);
+        break;
+      case 'deliveries':
+        started.engine.adoptDeliveries(message.held);
         break;
       case 'routing':
         void router?.reload();

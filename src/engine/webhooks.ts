@@ -4,7 +4,7 @@
  * change is held from birth and handed over after the commit; the rest (queued by the API,
  * due again after a retry, left by a node that died) are claimed origin by origin.
  */
-import type { ClaimedDelivery, DeliveryHold, DeliveryResult } from '../store/webhooks.js';
+import type { ClaimedDelivery, DeliveryHold, DeliveryResult, HeldDelivery } from '../store/webhooks.js';
 import type { TickOps } from '../store/engine-store.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -13,6 +13,8 @@ import type { Stage } from './stage.js';
 export interface WebhookStage extends Stage<DeliveryResult, ClaimedDelivery> {
   /** This turn's hold: room for deliveries born held by this node. */
   hold(): DeliveryHold;
+  /** Deliveries this node's API queued held, its room taken (`adopted`): sent from the next turn. */
+  adopt(held: readonly HeldDelivery[]): void;
   /** Deliveries may be waiting to be claimed. */
   wake(): void;
   close(): void;
@@ -41,6 +43,8 @@ export function createWebhookStage(options: {
   readonly claims?: boolean;
   /** Attempts are counted once their turn has committed. */
   readonly metrics?: Pick<EngineMetrics, 'webhookAttempted'>;
+  /** The API's room for the deliveries it holds, given back as their attempts are recorded. */
+  readonly adopted?: { give(n: number): void };
 }): WebhookStage {
   const { node, sender } = options;
   const claims = options.claims ?? true;
@@ -53,6 +57,14 @@ export function createWebhookStage(options: {
   let current = noHold();
   /** What this stage's turn in progress reserved of the sender's room. */
   let reserved = 0;
+  /** Handed over by the API and not yet taken by a turn; those the turn in progress took. */
+  let adopted: HeldDelivery[] = [];
+  let adopting: HeldDelivery[] = [];
+  /** Deliveries from the API the sender holds: their room goes back when they are recorded. */
+  const fromApi = new Set<number>();
+  const giveBack = (n: number) => {
+    if (n > 0) options.adopted?.give(n);
+  };
   const release = () => {
     shared.reserved -= reserved;
     reserved = 0;
@@ -71,9 +83,14 @@ export function createWebhookStage(options: {
     async record(ops: TickOps, outcomes, now) {
       await ops.recordWebhookAttempts(node, outcomes, now);
     },
-    wantsClaim: () => current.held.length > 0 || (!closed && maybeDue && sender.room() > shared.reserved),
+    wantsClaim: () =>
+      current.held.length > 0 ||
+      adopted.length > 0 ||
+      (!closed && maybeDue && sender.room() > shared.reserved),
     async claim(ops, now) {
-      const born = current.held;
+      adopting = adopted;
+      adopted = [];
+      const born = adopting.length > 0 ? current.held.concat(adopting) : current.held;
       let work: ClaimedDelivery[] = [];
       if (born.length > 0) {
         // Signed with the account's secrets as they are now, read with the turn.
@@ -102,7 +119,19 @@ export function createWebhookStage(options: {
     },
     handle(work, recorded) {
       release();
+      if (adopting.length > 0) {
+        const sent = new Set(work.map((d) => d.deliveryId));
+        for (const d of adopting) {
+          // One without an account to sign with is not sent: its room goes back now.
+          if (sent.has(d.deliveryId)) fromApi.add(d.deliveryId);
+          else giveBack(1);
+        }
+        adopting = [];
+      }
       if (work.length > 0) sender.take(work);
+      let recordedFromApi = 0;
+      for (const r of recorded) if (fromApi.delete(r.delivery.deliveryId)) recordedFromApi += 1;
+      giveBack(recordedFromApi);
       const { metrics } = options;
       if (!metrics) return;
       for (const r of recorded) {
@@ -113,7 +142,13 @@ export function createWebhookStage(options: {
     },
     restore(outcomes) {
       release();
+      // The API's deliveries are committed: the next turn takes them again.
+      adopted = adopting.concat(adopted);
+      adopting = [];
       sender.restore(outcomes);
+    },
+    adopt(held) {
+      adopted.push(...held);
     },
     wake() {
       maybeDue = claims;

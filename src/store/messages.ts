@@ -25,6 +25,7 @@ import type { Changed, TransitionSink } from './transitions.js';
 import { countEntered, countedTransaction, type OnEntered } from './entered.js';
 import type { SendHandoff, SendWork } from './sending.js';
 import { SUPPRESSED_CODE } from './suppressions.js';
+import { setHold, type DeliveryHandoff, type DeliveryHold } from './webhooks.js';
 
 const SORT_COLUMNS = {
   messageID: 'id',
@@ -43,6 +44,8 @@ const LIST_SORT: ListSort<keyof typeof SORT_COLUMNS> = {
 export interface MessageStoreOptions {
   readonly sink?: TransitionSink | undefined;
   readonly handoff?: SendHandoff | undefined;
+  /** The webhooks an acceptance queues (submitted, or aborted when suppressed), held likewise. */
+  readonly deliveries?: DeliveryHandoff | undefined;
   readonly onEntered?: OnEntered | undefined;
 }
 
@@ -51,18 +54,34 @@ export function messageStore(
   dialect: Dialect,
   options: MessageStoreOptions = {},
 ): MessageStore {
-  const { sink, handoff, onEntered } = options;
+  const { sink, handoff, deliveries, onEntered } = options;
   const createMany = async (items: readonly NewMessageInput[]) => {
-    if (!handoff) return countedTransaction(db, onEntered, (tx) => createIn(tx, dialect, items, sink));
-    const hold: HeldSends = { node: handoff.node, taken: 0, take: (n) => handoff.take(n), work: [] };
+    const hold: HeldSends | undefined = handoff && {
+      node: handoff.node,
+      taken: 0,
+      take: (n) => handoff.take(n),
+      work: [],
+    };
+    // A report per recipient at most (submitted, or aborted), and a summary per message. Held
+    // whatever their endpoint's circuit (this thread cannot see it): the sender hands a paused
+    // endpoint's back unattempted, for a claim once it reopens.
+    const room = deliveries?.take(items.reduce((n, item) => n + item.recipients.length + 1, 0)) ?? 0;
+    const held: DeliveryHold | undefined =
+      deliveries && room > 0 ? { holder: deliveries.node, room, accepts: () => true, held: [] } : undefined;
     try {
-      const results = await countedTransaction(db, onEntered, (tx) =>
-        createIn(tx, dialect, items, sink, hold),
-      );
-      if (hold.work.length > 0) handoff.handOff(hold.work);
+      const results = await countedTransaction(db, onEntered, (tx) => {
+        if (held) setHold(tx, held);
+        return createIn(tx, dialect, items, sink, hold);
+      });
+      if (hold && hold.work.length > 0) handoff!.handOff(hold.work);
+      if (held) {
+        deliveries!.give(held.room);
+        if (held.held.length > 0) deliveries!.handOff(held.held);
+      }
       return results;
     } catch (error) {
-      handoff.give(hold.taken);
+      if (hold) handoff!.give(hold.taken);
+      deliveries?.give(room);
       throw error;
     }
   };

@@ -7,6 +7,7 @@ import { withKeyCache } from './key-cache.js';
 import type { TransitionSink } from './transitions.js';
 import type { InboundStoredSink } from './inbound.js';
 import type { SendHandoff } from './sending.js';
+import type { DeliveryHandoff } from './webhooks.js';
 import type { OnEntered } from './entered.js';
 import type { Connection } from './dialect.js';
 import { idempotencyStore } from './idempotency.js';
@@ -27,6 +28,8 @@ export interface StoreOptions {
   readonly inboundSink?: InboundStoredSink;
   /** Recipients accepted due at once go straight to this node's engine, as far as it has room. */
   readonly sendHandoff?: SendHandoff;
+  /** So do the webhooks those acceptances queue. */
+  readonly deliveryHandoff?: DeliveryHandoff;
   /** Told after every commit that moved recipients: how many entered each status. */
   readonly onEntered?: OnEntered;
 }
@@ -39,6 +42,7 @@ export function createStore(conn: Connection, options: StoreOptions = {}): Store
     messages: messageStore(conn.db, conn.dialect, {
       sink: options.transitionSink,
       handoff: options.sendHandoff,
+      deliveries: options.deliveryHandoff,
       onEntered: options.onEntered,
     }),
     engine: engineStore(conn.db, conn.dialect, {

@@ -8,6 +8,8 @@ export {
   enqueueInboundWebhook,
   insertDeliveriesIn,
   originOf,
+  setHold,
+  type DeliveryHandoff,
   type DeliveryHold,
   type HeldDelivery,
   type InboundWebhookInput,

@@ -54,9 +54,25 @@ export interface DeliveryHold {
 }
 
 /**
+ * Deliveries the API's acceptances queue, held for this node's engine as far as it gave room:
+ * like a status change's in the engine (DeliveryHold), they are written held and handed over
+ * after the commit, so no claim has to find them again (src/store/messages.ts).
+ */
+export interface DeliveryHandoff {
+  readonly node: string;
+  /** Room for up to `n` more; returns how many may be held. */
+  take(n: number): number;
+  /** Room taken and not used. */
+  give(n: number): void;
+  /** After the commit: the engine sends these. */
+  handOff(held: HeldDelivery[]): void;
+}
+
+/**
  * The hold of a transaction, by its Kysely transaction object: set by the engine for the
- * transaction of its turn (src/store/engine-store.ts), read wherever that transaction
- * queues deliveries, however deep in a status change. Other transactions have none.
+ * transaction of its turn (src/store/engine-store.ts) and by the API for an acceptance's
+ * (src/store/messages.ts), read wherever that transaction queues deliveries, however deep in a
+ * status change. Other transactions have none.
  */
 const holds = new WeakMap<object, DeliveryHold>();
 
