@@ -14,6 +14,7 @@ import type { HeldDelivery } from '../store/webhooks.js';
 import { createWebhookHttpClient, type WebhookHttpClient } from '../webhooks/http-client.js';
 import {
   createWebhookSender,
+  DEFAULT_LIMITS,
   type BreakerPolicy,
   type EndpointState,
   type SenderLimits,
@@ -62,7 +63,7 @@ export interface EngineOptions {
   readonly onTakenOver?: () => void;
   /** Room for submits, shared with the API of this node; default: the engine's own. */
   readonly room?: SendRoom;
-  /** Room for the webhooks the API of this node queues held (ADOPTED_DELIVERIES of it). */
+  /** Room for the webhooks the API of this node queues held, given by the engine. */
   readonly deliveryRoom?: SendRoom;
   /** Where the engine counts what it does (decisions §12). */
   readonly metrics?: EngineMetrics;
@@ -91,14 +92,6 @@ export interface Engine {
 const DEFAULT_CAPACITY = 2_000;
 const MAX_CLAIM = 2_000;
 const MAX_SLEEP_MS = 2_000;
-/**
- * Webhooks the API may queue held by this node and hand over at once (the submitted reports of
- * the messages it accepts), beyond the sender's own room: a claim would otherwise have to find
- * each again, one more UPDATE of its row (side-by-side harness, max-c64: 3.5 % of the engine
- * thread in the claim, and a wake-up and an origin walk per acceptance). Enough for a
- * 1,000-recipient POST with reports per recipient; the rest wait for a claim as before.
- */
-export const ADOPTED_DELIVERIES = 2_000;
 const STOP_FLUSH_MS = 10_000;
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {
@@ -240,7 +233,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     throw error;
   }
   loop.request();
-  options.deliveryRoom?.give(ADOPTED_DELIVERIES);
+  // Webhooks the API may queue held by this node and hand over at once (the submitted reports of
+  // the messages it accepts), beyond the sender's own room: a claim would otherwise have to find
+  // each again, one more UPDATE of its row (side-by-side harness, max-c64: 3.5 % of the engine
+  // thread in the claim, and a wake-up and an origin walk per acceptance). As many as the
+  // sender holds of its own (about 10 MB at most): 2,000 ran out within a second in max-c64,
+  // where reports wait for the receiver's 64 connections. The rest wait for a claim as before,
+  // origin by origin, so an endpoint that hangs delays only its own reports.
+  options.deliveryRoom?.give((options.webhookLimits ?? DEFAULT_LIMITS).maxHeld);
 
   let stopping: Promise<void> | null = null;
   const observed = new Set<string>();
