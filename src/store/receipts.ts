@@ -19,9 +19,11 @@ export interface AppliedReceipts {
  * for an id not recorded yet (it overtook its submit response) is kept as an orphan and
  * applied when the submit is recorded, so it is never lost.
  *
- * A constant number of statements however many receipts: one read of every part of the
- * recipients concerned (their states as they are), the new part states worked out here in
- * arrival order, one UPDATE of the parts that changed, one move per resulting status.
+ * A constant number of statements however many receipts: the receipts of recipients of one
+ * part take one UPDATE … RETURNING (their part alone decides); the rest (parts of longer
+ * messages, parts written before migration 61, ids not recorded yet) take a read of every part
+ * of their recipients, the new part states worked out here in arrival order, and one UPDATE of
+ * the parts that changed. Then one move per resulting status.
  */
 export async function applyReceiptsIn(
   tx: Kysely<Database>,
@@ -32,6 +34,75 @@ export async function applyReceiptsIn(
   sink?: TransitionSink,
 ): Promise<AppliedReceipts> {
   if (receipts.length === 0) return { changed: [], unmatched: new Set() };
+  const single = await applySinglePartsIn(tx, connector, receipts);
+  const rest =
+    single.decided.size === 0 ? receipts : receipts.filter((r) => !single.decided.has(r.carrierId));
+  const matched = rest.length > 0 ? await matchPartsIn(tx, dialect, connector, rest) : null;
+  return {
+    changed: await applyChanges(tx, dialect, [...single.changes, ...(matched?.changes ?? [])], now, sink),
+    unmatched: matched?.unmatched ?? new Set(),
+  };
+}
+
+/**
+ * The receipts whose part is its recipient's only one, in one statement: each id's receipts
+ * folded in arrival order as its part would take them (an open or in-transit part takes each
+ * until one is final), written where the part is still open or in transit, and the parts back
+ * with their state. A part already final keeps its state (a repeated receipt changes nothing);
+ * that is decided in the SET rather than the WHERE so that the planner never estimates how
+ * many parts are open and drives the join from them (see matchPartsIn). The UPDATE takes the
+ * row's lock on PostgreSQL, so of two nodes with the same receipt the second sees it final.
+ * Parts of longer messages are not touched here: their recipient's other parts must be locked
+ * first, in order, as matchPartsIn does.
+ */
+async function applySinglePartsIn(
+  tx: Kysely<Database>,
+  connector: string,
+  receipts: readonly CarrierReceipt[],
+): Promise<{ decided: Set<string>; changes: Change[] }> {
+  const folded = new Map<string, { state: string; at: number }>();
+  for (const r of receipts) {
+    const f = folded.get(r.carrierId);
+    if (f === undefined) folded.set(r.carrierId, { state: r.state, at: r.at });
+    else if (f.state === 'enroute') {
+      f.state = r.state;
+      f.at = r.at;
+    }
+  }
+  const decided = new Set<string>();
+  const changes: Change[] = [];
+  for (const rows of chunk([...folded], IN_CHUNK)) {
+    const result = await runShaped<{ carrier_id: string; recipient_id: number; state: string | null }>(
+      tx,
+      'single-part-receipts',
+      (p) => `with v (carrier_id, state, at) as (${p.rows(['text', 'text', 'bigint'])})
+      update recipient_parts set
+        state = case when recipient_parts.state is null or recipient_parts.state = 'enroute'
+          then v.state else recipient_parts.state end,
+        state_at = case when recipient_parts.state is null or recipient_parts.state = 'enroute'
+          then v.at else recipient_parts.state_at end
+      from v
+      where recipient_parts.connector = ${p.one()} and recipient_parts.carrier_id = v.carrier_id
+        and recipient_parts.parts = 1
+      returning recipient_parts.carrier_id, recipient_parts.recipient_id, recipient_parts.state`,
+      [tableOf(rows.map(([carrierId, f]) => [carrierId, f.state, f.at])), connector],
+    );
+    for (const r of result.rows) {
+      decided.add(r.carrier_id);
+      const status = combinePartStates([r.state]);
+      if (status !== null) changes.push({ recipientId: Number(r.recipient_id), to: status });
+    }
+  }
+  return { decided, changes };
+}
+
+/** The other receipts: every part of their recipients read (and locked), then written. */
+async function matchPartsIn(
+  tx: Kysely<Database>,
+  dialect: Dialect,
+  connector: string,
+  receipts: readonly CarrierReceipt[],
+): Promise<{ changes: Change[]; unmatched: Set<string> }> {
   // Locked on PostgreSQL: a duplicate receipt on another node's bind waits for this one.
   const lock = dialect.rowLocks ? ' for update of "all"' : '';
   const parts = new Map<string, PartRow>();
@@ -107,7 +178,7 @@ export async function applyReceiptsIn(
     const status = combinePartStates(partRows.sort((a, b) => a.part - b.part).map((p) => p.state));
     if (status !== null) changes.push({ recipientId, to: status });
   }
-  return { changed: await applyChanges(tx, dialect, changes, now, sink), unmatched: new Set(orphans.keys()) };
+  return { changes, unmatched: new Set(orphans.keys()) };
 }
 
 interface PartRow {

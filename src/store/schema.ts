@@ -97,6 +97,8 @@ export interface RecipientPartsTable {
   carrier_id: string;
   recipient_id: number;
   part: number;
+  /** How many parts its recipient has; null for parts written before migration 61. */
+  parts: number | null;
   /** Receipt state of the part; null until its receipt arrives. */
   state: string | null;
   state_at: number | null;

@@ -278,12 +278,14 @@ export async function recordSubmitsIn(
   const parts: unknown[][] = [];
   for (const [recipientId, carrierIds] of accepted) {
     if (!moved.has(recipientId)) continue;
-    carrierIds.forEach((carrierId, i) => parts.push([connector, carrierId, recipientId, i + 1]));
+    carrierIds.forEach((carrierId, i) =>
+      parts.push([connector, carrierId, recipientId, i + 1, carrierIds.length]),
+    );
   }
   await insertRows(
     tx,
     'recipient_parts',
-    ['connector', 'carrier_id', 'recipient_id', 'part'],
+    ['connector', 'carrier_id', 'recipient_id', 'part', 'parts'],
     parts,
     ' on conflict ("connector", "carrier_id") do nothing',
   );

@@ -23,6 +23,7 @@ import { suppressions } from './040_suppressions.js';
 import { deliveryWindows } from './041_delivery_windows.js';
 import { smppServer } from './050_smpp_server.js';
 import { recipientNumbers } from './060_recipient_numbers.js';
+import { singleParts } from './061_single_parts.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A released migration is never edited; add a new one. */
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // 60-69: the sending engine again, for what must come after the migrations above (60 replaces
   // an index of 22).
   recipientNumbers,
+  singleParts,
 ];
 
 /** Serialises the nodes of one PostgreSQL database while they migrate; any 64-bit number works. */
