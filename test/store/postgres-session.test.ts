@@ -68,6 +68,28 @@ describe('PostgreSQL sessions', () => {
     expect(await analyzeOutgrownTables(conn.db)).toEqual(['queue']);
   });
 
+  it('analyze an outgrown table once when several nodes pass at the same moment', async () => {
+    const conn = connectWith(`-c search_path=${schema}`, 1);
+    await sql`create table burst (n integer) with (autovacuum_enabled = false)`.execute(conn.db);
+    await sql`insert into burst (n) select g from generate_series(1, 5000) g`.execute(conn.db);
+    await sql`select pg_stat_force_next_flush()`.execute(conn.db);
+    const analyzeCount = async () => {
+      const { rows } = await sql<{ n: string }>`
+        select analyze_count as n from pg_stat_user_tables
+        where schemaname = current_schema() and relname = 'burst'`.execute(conn.db);
+      return Number(rows[0]?.n ?? 0);
+    };
+
+    // Three nodes' keepers, each on its own connection, all due at once.
+    const nodes = [1, 2, 3].map(() => connectWith(`-c search_path=${schema}`, 1));
+    const passes = await Promise.all(nodes.map((node) => analyzeOutgrownTables(node.db)));
+
+    expect(passes.flat().filter((t) => t === 'burst')).toEqual(['burst']);
+    expect(await analyzeCount()).toBe(1);
+    // And a pass after them finds nothing left to do.
+    expect(await analyzeOutgrownTables(nodes[0]!.db)).not.toContain('burst');
+  });
+
   it('leave a table this role may not analyze to autovacuum', async () => {
     const role = `r_${randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: PG_URL });

@@ -13,8 +13,9 @@
  * exceed its size then (it has doubled, or been rewritten): about a dozen times while a table
  * grows from 1,000 rows to a million, each a sample of 3,000 rows (STATISTICS_TARGET). A large
  * table's 10 % comes long before its 100 %, so autovacuum keeps doing its own work there; this only
- * covers the young tables it would reach too late. Several nodes may run it on one database:
- * SKIP_LOCKED passes over a table another session is analyzing already.
+ * covers the young tables it would reach too late. Several nodes may run it on one database: one
+ * pass runs at a time (an advisory lock), and SKIP_LOCKED passes over a table autovacuum is
+ * analyzing already.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -54,24 +55,46 @@ async function outgrown(db: Kysely<Database>): Promise<{ name: string; changes: 
 }
 
 /**
+ * The lock of a pass, per schema (the two-key form, apart from the migrations' one-key lock).
+ * Every node runs this keeper on its own timer; without it two passes that overlapped both read
+ * a table as outgrown, and the second analyzed it again as soon as the first let go of it: with
+ * three nodes in the cluster bench, 10 ANALYZEs of recipients for 50,000 recipients where one
+ * node made 4, about 13 µs of PostgreSQL's CPU per recipient in all.
+ */
+const PASS_LOCK = 7312002;
+
+/**
  * One pass: analyzes every table of the current schema that has outgrown its statistics, and
- * returns their names (a table another session was analyzing already is among them).
+ * returns their names. A pass that another session (another node) is running already does
+ * nothing: it holds the lock from its read of the counters to its last ANALYZE, and each ANALYZE
+ * resets its table's counter as it ends, so the next pass sees what is left to do. Each ANALYZE
+ * is a transaction of its own, as before: one transaction around the pass held back the cleanup
+ * of every table's dead rows while it ran.
  */
 export async function analyzeOutgrownTables(db: Kysely<Database>, logger?: Logger): Promise<string[]> {
-  const analyzed: string[] = [];
-  for (const table of await outgrown(db)) {
-    const started = Date.now();
-    await db.transaction().execute(async (tx) => {
-      await sql`set local default_statistics_target = ${sql.raw(String(STATISTICS_TARGET))}`.execute(tx);
-      await sql`analyze (skip_locked) ${sql.table(table.name)}`.execute(tx);
-    });
-    analyzed.push(table.name);
-    logger?.debug(
-      { table: table.name, changes: table.changes, rowsBefore: table.rows, ms: Date.now() - started },
-      'table analyzed',
-    );
-  }
-  return analyzed;
+  return db.connection().execute(async (conn) => {
+    const { rows } = await sql<{ locked: boolean }>`
+      select pg_try_advisory_lock(${PASS_LOCK}, hashtext(current_schema())) as locked`.execute(conn);
+    if (!rows[0]?.locked) return [];
+    const analyzed: string[] = [];
+    try {
+      for (const table of await outgrown(conn)) {
+        const started = Date.now();
+        await conn.transaction().execute(async (tx) => {
+          await sql`set local default_statistics_target = ${sql.raw(String(STATISTICS_TARGET))}`.execute(tx);
+          await sql`analyze (skip_locked) ${sql.table(table.name)}`.execute(tx);
+        });
+        analyzed.push(table.name);
+        logger?.debug(
+          { table: table.name, changes: table.changes, rowsBefore: table.rows, ms: Date.now() - started },
+          'table analyzed',
+        );
+      }
+    } finally {
+      await sql`select pg_advisory_unlock(${PASS_LOCK}, hashtext(current_schema()))`.execute(conn);
+    }
+    return analyzed;
+  });
 }
 
 export function startStatisticsKeeper(
