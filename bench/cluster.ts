@@ -6,8 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { builtServerArgs, ROOT } from './lib/built-server.js';
 import { createBenchDatabase } from './lib/database.js';
 import { cpuMicros, postgresCpuSince } from './lib/proc-cpu.js';
 import { waitForFinals } from './lib/finals.js';
@@ -24,7 +24,6 @@ default 100) spread evenly over the nodes, --concurrency requests in flight per 
 CPU per recipient (all their threads, from /proc). Target: more nodes are never slower than one.
 `;
 
-const ROOT = resolve(import.meta.dirname, '..');
 const KEY = 'bench-cluster-key';
 
 function freePort(): Promise<number> {
@@ -44,9 +43,9 @@ interface Node {
   output: string;
 }
 
-async function startNode(url: string): Promise<Node> {
+async function startNode(url: string, server: readonly string[]): Promise<Node> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, server, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -88,14 +87,20 @@ async function stopNodes(nodes: readonly Node[]): Promise<void> {
   );
 }
 
-async function runOne(nodeCount: number, recipients: number, batch: number, concurrency: number) {
+async function runOne(
+  nodeCount: number,
+  recipients: number,
+  batch: number,
+  concurrency: number,
+  server: readonly string[],
+) {
   const db = await createBenchDatabase('postgres');
   // The first node migrates and creates the account; the others join a ready database, as an
   // operator adding nodes would.
-  const nodes: Node[] = [await startNode(db.url)];
+  const nodes: Node[] = [await startNode(db.url, server)];
   try {
     await waitReady(nodes[0]!);
-    for (let i = 1; i < nodeCount; i++) nodes.push(await startNode(db.url));
+    for (let i = 1; i < nodeCount; i++) nodes.push(await startNode(db.url, server));
     await Promise.all(nodes.map(waitReady));
     const cpuBefore = nodes.map((n) => cpuMicros(n.child.pid!));
     const postgresCpu = postgresCpuSince();
@@ -163,7 +168,8 @@ export async function runClusterBench(argv: string[]): Promise<void> {
   const batch = Number(values.batch);
   const concurrency = Number(values.concurrency);
   const results = [];
-  for (const n of counts) results.push(await runOne(n, recipients, batch, concurrency));
+  const server = builtServerArgs();
+  for (const n of counts) results.push(await runOne(n, recipients, batch, concurrency, server));
   const one = results.find((r) => r.nodes === 1);
   process.stdout.write(
     `\n${table(

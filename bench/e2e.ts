@@ -2,12 +2,12 @@
  * End to end, smsgw only: the API → smsgw's SMPP connector → `smsgw smsc-sim` with receipts →
  * the webhook receiver, each a process or thread of its own, so the server's CPU is its own.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { FINAL_STATUSES } from '../src/domain/status.js';
+import { builtServerArgs, ROOT } from './lib/built-server.js';
 import { createBenchDatabase, type Engine } from './lib/database.js';
 import { runLoadIn, type LoadRequest } from './lib/load.js';
 import { cpuMicros } from './lib/proc-cpu.js';
@@ -30,7 +30,6 @@ they wait and drain. Targets: CPU <= 228 us/msg (a third of Kannel's 684 us in t
 harness's reference run), webhook lag p99 < 2 s, RSS < 300 MB.
 `;
 
-const ROOT = resolve(import.meta.dirname, '..');
 const KEY = 'bench-e2e-key';
 const ADMIN = 'bench-e2e-admin';
 const CPU_TARGET_US = 228;
@@ -62,14 +61,9 @@ function nodeProcess(args: string[], env: Record<string, string>): ChildProcess 
   });
 }
 
-/**
- * The server as `npm start` runs it: compiled, from dist/ (built first when a source changed).
- * Under tsx it carried tsx's loader thread too: about 40 MB more RSS and its compile CPU.
- */
+/** The server as `npm start` runs it (bench/lib/built-server.ts). */
 function serverProcess(env: Record<string, string>): ChildProcess {
-  const built = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('building smsgw failed');
-  return nodeProcess(['dist/main.js'], env);
+  return nodeProcess(builtServerArgs(), env);
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
