@@ -10,6 +10,7 @@ import { nodeIdentity, startEngineHere, startEngineThread, type SendingEngine } 
 import { createSendRoom } from './engine/send-room.js';
 import type { SendWork } from './store/engine-store.js';
 import type { HeldDelivery } from './store/webhooks.js';
+import { startCheckpoints } from './store/sqlite/checkpoints.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
 import {
@@ -64,9 +65,16 @@ export async function startServer(
   // this thread's memory.
   const ownThread = !(database.kind === 'sqlite' && database.path === ':memory:');
   const writeLock = ownThread && database.kind === 'sqlite' ? createWriteLock() : null;
-  const conn = connect(database, { writeLock: writeLock ?? undefined, cacheMb: config.sqliteCacheMb });
+  const conn = connect(database, {
+    writeLock: writeLock ?? undefined,
+    cacheMb: config.sqliteCacheMb,
+    checkpointThread: writeLock !== null,
+  });
   await migrate(conn, logger);
   const statistics = database.kind === 'postgres' ? startStatisticsKeeper(conn.db, logger) : null;
+  // Off the API's and the engine's threads, with the write lock they share.
+  const checkpoints =
+    writeLock && database.kind === 'sqlite' ? startCheckpoints(database.path, writeLock, logger) : null;
   let engine: SendingEngine | null = null;
   const node = nodeIdentity(config);
   // Empty until the engine has started and given it its capacity.
@@ -131,6 +139,7 @@ export async function startServer(
   } catch (error) {
     await app.close();
     await statistics?.stop();
+    await checkpoints?.stop();
     await store.close();
     throw error;
   }
@@ -154,6 +163,7 @@ export async function startServer(
       await app.close();
       await engine.stop();
       await statistics?.stop();
+      await checkpoints?.stop();
       await store.close();
       throw error;
     }
@@ -192,6 +202,7 @@ export async function startServer(
         await engine?.stop();
         done('engine stopped');
         await statistics?.stop();
+        await checkpoints?.stop();
         await store.close();
         done('database closed');
       })();
