@@ -108,24 +108,47 @@ export async function startServer(
       handOff: (held) => (engine ? engine.adoptDeliveries(held) : earlyDeliveries.push(...held)),
     },
   });
-  const { apiKey } = await ensureBootstrapAccount(store, config.bootstrapKey, now(), logger);
+  /** The database's own background work first, then its connection: the last step of every stop. */
+  const closeDatabase = async () => {
+    await statistics?.stop();
+    await checkpoints?.stop();
+    await store.close();
+  };
+  /** A start-up step; should it fail, the database's threads and connection close first. */
+  const orClose = async <T>(step: Promise<T>): Promise<T> => {
+    try {
+      return await step;
+    } catch (error) {
+      await closeDatabase();
+      throw error;
+    }
+  };
+  const { apiKey } = await orClose(ensureBootstrapAccount(store, config.bootstrapKey, now(), logger));
   // What GET /readyz reports besides the database (decisions §12).
   let engineState = 'starting';
   let stopping = false;
-  const app = await buildApp({
-    config,
-    store,
-    logger,
-    now,
-    wake: (kinds) => engine?.wake(kinds),
-    connectorStates: () => engine?.connectorStates() ?? Promise.resolve({}),
-    webhookEndpoints: () => engine?.webhookEndpoints() ?? Promise.resolve([]),
-    onRoutingChanged: () => engine?.routingChanged(),
-    consoleDir: options.consoleDir ?? BUILT_CONSOLE,
-    lifecycle: { engine: () => engineState, stopping: () => stopping },
-    metrics,
-  });
-  await app.listen({ port: config.port, host: config.host });
+  const app = await orClose(
+    buildApp({
+      config,
+      store,
+      logger,
+      now,
+      wake: (kinds) => engine?.wake(kinds),
+      connectorStates: () => engine?.connectorStates() ?? Promise.resolve({}),
+      webhookEndpoints: () => engine?.webhookEndpoints() ?? Promise.resolve([]),
+      onRoutingChanged: () => engine?.routingChanged(),
+      consoleDir: options.consoleDir ?? BUILT_CONSOLE,
+      lifecycle: { engine: () => engineState, stopping: () => stopping },
+      metrics,
+    }),
+  );
+  // A port in use, say: the app closes too, and the checkpoint thread no longer keeps the process.
+  await orClose(
+    app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+      await app.close();
+      throw error;
+    }),
+  );
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Accepted messages and queued webhooks wait in the store until the engine starts; nothing is
@@ -138,9 +161,7 @@ export async function startServer(
     if (earlyDeliveries.length > 0) engine.adoptDeliveries(earlyDeliveries.splice(0));
   } catch (error) {
     await app.close();
-    await statistics?.stop();
-    await checkpoints?.stop();
-    await store.close();
+    await closeDatabase();
     throw error;
   }
   engineState = 'ok';
@@ -162,9 +183,7 @@ export async function startServer(
     } catch (error) {
       await app.close();
       await engine.stop();
-      await statistics?.stop();
-      await checkpoints?.stop();
-      await store.close();
+      await closeDatabase();
       throw error;
     }
   }
@@ -201,9 +220,7 @@ export async function startServer(
         await cleaner.stop();
         await engine?.stop();
         done('engine stopped');
-        await statistics?.stop();
-        await checkpoints?.stop();
-        await store.close();
+        await closeDatabase();
         done('database closed');
       })();
       return shutdown;

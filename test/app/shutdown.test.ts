@@ -1,4 +1,7 @@
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
@@ -42,6 +45,32 @@ describe('stopping the server', () => {
     await server.stop();
     expect(Date.now() - started).toBeLessThan(9_000);
     await closed;
+  });
+
+  it('fails to start on a port in use with its database closed, its checkpoint thread included', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'smsgw-taken-'));
+    const path = join(dir, 'smsgw.sqlite');
+    try {
+      const { port } = taken.address() as AddressInfo;
+      await expect(
+        startServer(
+          loadConfig({
+            SMSGW_DATABASE_URL: `sqlite:${path}`,
+            SMSGW_PORT: String(port),
+            SMSGW_LOG_LEVEL: 'silent',
+          }),
+          pino({ level: 'silent' }),
+        ),
+      ).rejects.toThrow(/EADDRINUSE/);
+      // SQLite removes the write-ahead log when the file's last connection closes.
+      expect(existsSync(path)).toBe(true);
+      expect(existsSync(`${path}-wal`)).toBe(false);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports not ready from the moment stop() begins, before the API closes', async () => {
