@@ -10,7 +10,6 @@ import { nodeIdentity, startEngineHere, startEngineThread, type SendingEngine } 
 import { createSendRoom } from './engine/send-room.js';
 import type { SendWork } from './store/engine-store.js';
 import type { HeldDelivery } from './store/webhooks.js';
-import { startCheckpoints } from './store/sqlite/checkpoints.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
 import { createStore } from './store/store.js';
 import {
@@ -65,16 +64,9 @@ export async function startServer(
   // this thread's memory.
   const ownThread = !(database.kind === 'sqlite' && database.path === ':memory:');
   const writeLock = ownThread && database.kind === 'sqlite' ? createWriteLock() : null;
-  const conn = connect(database, {
-    writeLock: writeLock ?? undefined,
-    cacheMb: config.sqliteCacheMb,
-    checkpointThread: writeLock !== null,
-  });
+  const conn = connect(database, { writeLock: writeLock ?? undefined, cacheMb: config.sqliteCacheMb });
   await migrate(conn, logger);
   const statistics = database.kind === 'postgres' ? startStatisticsKeeper(conn.db, logger) : null;
-  // Off the API's and the engine's threads, with the write lock they share.
-  const checkpoints =
-    writeLock && database.kind === 'sqlite' ? startCheckpoints(database.path, writeLock, logger) : null;
   let engine: SendingEngine | null = null;
   const node = nodeIdentity(config);
   // Empty until the engine has started and given it its capacity.
@@ -111,10 +103,9 @@ export async function startServer(
   /** The database's own background work first, then its connection: the last step of every stop. */
   const closeDatabase = async () => {
     await statistics?.stop();
-    await checkpoints?.stop();
     await store.close();
   };
-  /** A start-up step; should it fail, the database's threads and connection close first. */
+  /** A start-up step; should it fail, the database's background work and connection close first. */
   const orClose = async <T>(step: Promise<T>): Promise<T> => {
     try {
       return await step;
@@ -142,7 +133,7 @@ export async function startServer(
       metrics,
     }),
   );
-  // A port in use, say: the app closes too, and the checkpoint thread no longer keeps the process.
+  // A port in use, say: the app closes too.
   await orClose(
     app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
       await app.close();

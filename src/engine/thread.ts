@@ -53,8 +53,6 @@ async function run() {
     writeLock: lock,
     writeLockWait: 'async',
     cacheMb: config.sqliteCacheMb,
-    // The server that shares its write lock with this thread runs the checkpoints.
-    checkpointThread: lock !== undefined,
   });
   // Webhooks this thread's changes queue are held and sent here; any left unheld (no room)
   // wait for the engine's next claim.

@@ -47,7 +47,7 @@ describe('stopping the server', () => {
     await closed;
   });
 
-  it('fails to start on a port in use with its database closed, its checkpoint thread included', async () => {
+  it('fails to start on a port in use with its database closed', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const dir = mkdtempSync(join(tmpdir(), 'smsgw-taken-'));

@@ -14,7 +14,6 @@ import {
 import { SQLITE_CACHE_MB } from '../../config/config.js';
 import type { Connection, Dialect } from '../dialect.js';
 import type { Database } from '../schema.js';
-import { SAFETY_NET_PAGES } from './checkpoints.js';
 import type { WriteLock } from './write-lock.js';
 
 export const sqliteDialect: Dialect = {
@@ -42,11 +41,6 @@ export interface SqliteOptions {
   readonly writeLockWait?: 'blocking' | 'async';
   /** Page cache in MB (SMSGW_SQLITE_CACHE_MB). */
   readonly cacheMb?: number;
-  /**
-   * A checkpoint thread copies this file's WAL back (src/store/sqlite/checkpoints.ts): this
-   * connection's own automatic checkpoint is only a safety net, at SAFETY_NET_PAGES.
-   */
-  readonly checkpointThread?: boolean;
 }
 
 export function connectSqlite(path: string, options: SqliteOptions = {}): Connection {
@@ -65,9 +59,8 @@ export function connectSqlite(path: string, options: SqliteOptions = {}): Connec
   // once however often it changed. The engine changes the same index and table pages in every
   // transaction; at the default of 1,000 pages a checkpoint ran every few dozen transactions
   // and commits cost twice as much (a 20-recipient turn: 530 -> 290 us). The WAL grows to
-  // about 40 MB at most before it is copied back. A server's connections leave it to a thread
-  // of its own (checkpoints.ts).
-  raw.pragma(`wal_autocheckpoint = ${options.checkpointThread ? SAFETY_NET_PAGES : 10_000}`);
+  // about 40 MB at most before it is copied back.
+  raw.pragma('wal_autocheckpoint = 10000');
   const statements = withStatementCache(raw);
   const database = options.writeLock ? withWriteLock(statements, raw, options.writeLock) : statements;
   const config = { database };
