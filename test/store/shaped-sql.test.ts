@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRows, insertRowsReturning } from '../../src/store/insert-rows.js';
+import { insertRows, insertRowsReturning, sqliteChunks } from '../../src/store/insert-rows.js';
 import { list, rows, runShaped } from '../../src/store/shaped-sql.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
 
@@ -86,20 +86,44 @@ describe.each(ENGINES)('shaped SQL on %s', (engineName) => {
     ]);
   });
 
-  it('returns inserted rows numbered in the order given', async () => {
+  it('returns inserted rows numbered in the order given, across statements', async () => {
+    // 300 rows: more than one statement on SQLite (128, 128, 32, 8, 4).
+    const names = Array.from({ length: 300 }, (_, i) => `account-${i}`);
     const back = await insertRowsReturning<{ id: number; name: string }>(
       db.conn.db,
       'accounts',
       ['name', 'timezone', 'webhook_secret', 'created_at'],
-      ['a', 'b', 'c'].map((name) => [name, 'UTC', 's', 0]),
+      names.map((name) => [name, 'UTC', 's', 0]),
       ['id', 'name'],
     );
     const sorted = [...back].sort((x, y) => x.id - y.id).map((r) => r.name);
-    expect(sorted).toEqual(['a', 'b', 'c']);
+    expect(sorted).toEqual(names);
   });
 
   it('refuses an empty list rather than writing invalid SQL', () => {
     expect(() => list([])).toThrow();
     expect(() => rows([])).toThrow();
+  });
+});
+
+describe('SQLite insert chunks', () => {
+  it('cover every row once, in order, with few distinct sizes', () => {
+    const sizes = new Set<number>();
+    for (let count = 0; count <= 1_000; count++) {
+      const chunks = sqliteChunks(count, 11);
+      let next = 0;
+      for (const [start, size] of chunks) {
+        expect(start).toBe(next);
+        next += size;
+        sizes.add(size);
+      }
+      expect(next).toBe(count);
+    }
+    // Each distinct size is one more statement prepared per connection.
+    expect([...sizes].sort((a, b) => a - b)).toEqual([1, 2, 4, 8, 16, 32, 64, 128]);
+  });
+
+  it('stay under the bind-parameter limit for wide rows', () => {
+    for (const [, size] of sqliteChunks(5_000, 1_000)) expect(size * 1_000).toBeLessThanOrEqual(30_000);
   });
 });
