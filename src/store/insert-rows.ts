@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { arrayLiteral } from './postgres/array-literal.js';
 import type { Database } from './schema.js';
-import { runShaped, SHAPED_MARK, usesNumberedParameters } from './shaped-sql.js';
+import { runShapedValues, SHAPED_MARK, usesNumberedParameters } from './shaped-sql.js';
 
 /** Bind parameters per statement: below both engines' limits (SQLite 32,766; PostgreSQL 65,535). */
 const MAX_PARAMETERS = 30_000;
@@ -69,14 +69,18 @@ async function insertChunks<R>(
     return back;
   }
   for (const [start, size] of sqliteChunks(rows.length, columns.length)) {
-    const chunk = rows.slice(start, start + size);
-    const parameters: unknown[] = [];
-    for (const row of chunk) for (const value of row) parameters.push(value);
-    const result = await runShaped<R>(
+    // Sized up front: pushing a bulk POST's values one by one reallocated the array as it grew.
+    const width = columns.length;
+    const parameters: unknown[] = new Array(size * width);
+    for (let r = 0; r < size; r++) {
+      const row = rows[start + r]!;
+      for (let c = 0; c < width; c++) parameters[r * width + c] = row[c];
+    }
+    const result = await runShapedValues<R>(
       db,
-      `insert|${table}|${names}|${chunk.length}|${tail}`,
+      `insert|${table}|${names}|${size}|${tail}`,
       (p) =>
-        `insert into "${table}" (${names}) values ${Array.from({ length: chunk.length }, () => `(${p.list(columns.length)})`).join(', ')}${tail}`,
+        `insert into "${table}" (${names}) values ${Array.from({ length: size }, () => `(${p.list(width)})`).join(', ')}${tail}`,
       parameters,
     );
     for (const row of result.rows) back.push(row);
