@@ -68,9 +68,9 @@ async function insertChunks<R>(
     }
     return back;
   }
-  for (const [start, size] of sqliteChunks(rows.length, columns.length)) {
+  const width = columns.length;
+  for (const [start, size] of sqliteChunks(rows.length, width)) {
     // Sized up front: pushing a bulk POST's values one by one reallocated the array as it grew.
-    const width = columns.length;
     const parameters: unknown[] = new Array(size * width);
     for (let r = 0; r < size; r++) {
       const row = rows[start + r]!;
