@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { list, runShaped } from '../shaped-sql.js';
 
 export type SmppBindMode = 'transmitter' | 'receiver' | 'transceiver';
 
@@ -71,13 +72,14 @@ export async function accountsBoundForMoIn(
   accountIds: readonly number[],
 ): Promise<Set<number>> {
   if (accountIds.length === 0) return new Set();
-  const rows = await tx
-    .selectFrom('smpp_binds')
-    .innerJoin('nodes', 'nodes.id', 'smpp_binds.node_id')
-    .select('smpp_binds.account_id')
-    .distinct()
-    .where('smpp_binds.account_id', 'in', [...accountIds])
-    .where('smpp_binds.mode', '!=', 'transmitter')
-    .execute();
+  const { rows } = await runShaped<{ account_id: number | string }>(
+    tx,
+    'mo-bound-accounts',
+    (p) =>
+      `select distinct "b"."account_id" from "smpp_binds" as "b" ` +
+      `inner join "nodes" as "n" on "n"."id" = "b"."node_id" ` +
+      `where "b"."account_id" ${p.in()} and "b"."mode" != 'transmitter'`,
+    [list(accountIds)],
+  );
   return new Set(rows.map((r) => Number(r.account_id)));
 }

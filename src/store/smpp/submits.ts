@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { chunk, IN_CHUNK } from '../chunks.js';
 import type { Database } from '../schema.js';
+import { list, runShaped } from '../shaped-sql.js';
 
 export interface SmppSubmit {
   readonly messageId: number;
@@ -41,6 +42,16 @@ export interface ReceiptSource {
   readonly receiptIds: readonly string[];
 }
 
+interface ReceiptSourceRow {
+  readonly message_id: number;
+  readonly account_id: number;
+  readonly registered_delivery: number;
+  readonly part_ids: string | null;
+  readonly sender: string;
+  readonly body: string;
+  readonly created_at: number;
+}
+
 /** The SMPP submits among `messageIds` that asked for receipts, with their messages. */
 export async function receiptSourcesIn(
   tx: Kysely<Database>,
@@ -48,20 +59,15 @@ export async function receiptSourcesIn(
 ): Promise<Map<number, ReceiptSource>> {
   const found = new Map<number, ReceiptSource>();
   for (const part of chunk([...new Set(messageIds)], IN_CHUNK)) {
-    const rows = await tx
-      .selectFrom('smpp_submits as s')
-      .innerJoin('messages as m', 'm.id', 's.message_id')
-      .select([
-        's.message_id',
-        's.account_id',
-        's.registered_delivery',
-        's.part_ids',
-        'm.sender',
-        'm.body',
-        'm.created_at',
-      ])
-      .where('s.message_id', 'in', part)
-      .execute();
+    const { rows } = await runShaped<ReceiptSourceRow>(
+      tx,
+      'receipt-sources',
+      (p) =>
+        `select "s"."message_id", "s"."account_id", "s"."registered_delivery", "s"."part_ids", ` +
+        `"m"."sender", "m"."body", "m"."created_at" from "smpp_submits" as "s" ` +
+        `inner join "messages" as "m" on "m"."id" = "s"."message_id" where "s"."message_id" ${p.in()}`,
+      [list(part)],
+    );
     for (const r of rows) {
       found.set(Number(r.message_id), {
         messageId: Number(r.message_id),

@@ -2,9 +2,10 @@
  * Claiming due deliveries: origin by origin, so the backlog of one receiver never fills a
  * batch, each under a lease on its own row.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../dialect.js';
-import type { Database } from '../schema.js';
+import type { AccountsTable, Database } from '../schema.js';
+import { list, runShaped } from '../shaped-sql.js';
 import { isPending } from './pending.js';
 import type { DeliveryKind } from './kinds.js';
 import type { HeldDelivery } from './enqueue.js';
@@ -155,11 +156,17 @@ export async function secretsOfIn(
   tx: Kysely<Database>,
   accountIds: number[],
 ): Promise<Map<number, AccountSecrets>> {
-  const rows = await tx
-    .selectFrom('accounts')
-    .select(['id', 'webhook_secret', 'prev_webhook_secret', 'prev_secret_until'])
-    .where('id', 'in', accountIds)
-    .execute();
+  if (accountIds.length === 0) return new Map();
+  const { rows } = await runShaped<
+    Pick<Selectable<AccountsTable>, 'id' | 'webhook_secret' | 'prev_webhook_secret' | 'prev_secret_until'>
+  >(
+    tx,
+    'account-secrets',
+    (p) =>
+      `select "id", "webhook_secret", "prev_webhook_secret", "prev_secret_until" from "accounts" ` +
+      `where "id" ${p.in()}`,
+    [list(accountIds)],
+  );
   return new Map(
     rows.map((a) => [
       a.id,

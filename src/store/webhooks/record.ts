@@ -108,11 +108,12 @@ export async function recordAttemptsIn(
     .filter((r) => r.attempt !== null && !moved.has(r.delivery.deliveryId))
     .map((r) => r.delivery.deliveryId);
   for (const part of chunk(others, IN_CHUNK)) {
-    await tx
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('id', 'in', part)
-      .execute();
+    await runShaped(
+      tx,
+      'delivery-attempted',
+      (p) => `update "webhook_deliveries" set "attempts" = "attempts" + 1 where "id" ${p.in()}`,
+      [list(part)],
+    );
   }
   // decisions §10: an inbound message is completed once its webhook is accepted or given up on.
   const inbound = results
@@ -124,12 +125,14 @@ export async function recordAttemptsIn(
     )
     .map((r) => r.delivery.messageId);
   for (const part of chunk(inbound, IN_CHUNK)) {
-    await tx
-      .updateTable('inbound_messages')
-      .set({ completed_at: now })
-      .where('id', 'in', part)
-      .where('completed_at', 'is', null)
-      .execute();
+    await runShaped(
+      tx,
+      'inbound-completed',
+      (p) =>
+        `update "inbound_messages" set "completed_at" = ${p.one()} ` +
+        `where "id" ${p.in()} and "completed_at" is null`,
+      [now, list(part)],
+    );
   }
 }
 

@@ -97,12 +97,12 @@ export async function reportTargetsIn(
 export async function reachedCarrierIn(tx: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
   const reached = new Set<number>();
   for (let i = 0; i < ids.length; i += IN_CHUNK) {
-    const rows = await tx
-      .selectFrom('recipients')
-      .select('id')
-      .where('id', 'in', ids.slice(i, i + IN_CHUNK))
-      .where('reached_carrier', '=', 1)
-      .execute();
+    const { rows } = await runShaped<{ id: number }>(
+      tx,
+      'reached-carrier',
+      (p) => `select "id" from "recipients" where "id" ${p.in()} and "reached_carrier" = 1`,
+      [list(ids.slice(i, i + IN_CHUNK))],
+    );
     for (const r of rows) reached.add(r.id);
   }
   return reached;
