@@ -241,4 +241,20 @@ describe('createWebhookHttpClient', () => {
     expect(ftp).toMatchObject({ kind: 'give_up', status: null });
     expect(ftp.error).toContain('scheme');
   });
+
+  it('on close answers what is in flight as a retry and sends nothing again', async () => {
+    let received = 0;
+    const r = await receiver(() => {
+      received += 1; // never answered
+    });
+    const c = client();
+    const inFlight = c.post(r.url, headers(), body);
+    while (received === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await c.close();
+    expect(await inFlight).toMatchObject({ kind: 'retry', status: null, error: 'client closed' });
+    // The request lost with its connection was not sent again on a fresh one.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received).toBe(1);
+    expect(r.connections).toBe(1);
+  });
 });

@@ -41,6 +41,8 @@ export class OriginPool {
   private waiting: Exchange[] = [];
   private depth: number;
   private spreadScheduled = false;
+  /** close() was called: what its connections still held is answered, not sent again. */
+  private closing = false;
 
   constructor(
     private readonly origin: string,
@@ -80,6 +82,7 @@ export class OriginPool {
   }
 
   close(): void {
+    this.closing = true;
     for (const exchange of this.waiting.splice(0)) {
       exchange.answer({ kind: 'no_response', error: 'client closed', privateRefused: false });
     }
@@ -177,7 +180,9 @@ export class OriginPool {
     const again: Exchange[] = [];
     for (const exchange of unanswered) {
       if (exchange.settled) continue;
-      if (exchange.retriedOnFreshConnection || exchange.deadline <= now) {
+      if (this.closing) {
+        exchange.answer({ kind: 'no_response', error: 'client closed', privateRefused: false });
+      } else if (exchange.retriedOnFreshConnection || exchange.deadline <= now) {
         exchange.answer({
           kind: 'no_response',
           error: exchange.deadline <= now ? 'timeout' : 'connection closed',
