@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { chunk, IN_CHUNK } from '../chunks.js';
-import type { Database } from '../schema.js';
+import type { Database, MessagesTable, SmppSubmitsTable } from '../schema.js';
 import { list, runShaped } from '../shaped-sql.js';
 
 export interface SmppSubmit {
@@ -42,15 +42,7 @@ export interface ReceiptSource {
   readonly receiptIds: readonly string[];
 }
 
-interface ReceiptSourceRow {
-  readonly message_id: number;
-  readonly account_id: number;
-  readonly registered_delivery: number;
-  readonly part_ids: string | null;
-  readonly sender: string;
-  readonly body: string;
-  readonly created_at: number;
-}
+type ReceiptSourceRow = SmppSubmitsTable & Pick<Selectable<MessagesTable>, 'sender' | 'body' | 'created_at'>;
 
 /** The SMPP submits among `messageIds` that asked for receipts, with their messages. */
 export async function receiptSourcesIn(

@@ -96,12 +96,12 @@ export async function reportTargetsIn(
 /** The recipients among `ids` that reached the carrier (their report carries num_parts). */
 export async function reachedCarrierIn(tx: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
   const reached = new Set<number>();
-  for (let i = 0; i < ids.length; i += IN_CHUNK) {
+  for (const part of chunk(ids, IN_CHUNK)) {
     const { rows } = await runShaped<{ id: number }>(
       tx,
       'reached-carrier',
       (p) => `select "id" from "recipients" where "id" ${p.in()} and "reached_carrier" = 1`,
-      [list(ids.slice(i, i + IN_CHUNK))],
+      [list(part)],
     );
     for (const r of rows) reached.add(r.id);
   }
