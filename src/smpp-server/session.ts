@@ -6,6 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { verifySmppPassword } from '../app/smpp-users.js';
 import { CommandStatus, encodePdu, makePdu, tlv, type Pdu, type PduOf } from '../carriers/smpp/pdu/index.js';
@@ -59,7 +60,9 @@ export function serveCustomer(socket: Socket, deps: SessionDeps): Link {
   let bound: { user: SmppUser; mode: SmppBindMode; bindId: string; session: CustomerSession } | null = null;
   let account: { value: Account; readAt: number } | null = null;
   let inFlight = 0;
-  const recent = new Map<number, { fingerprint: string; answer: Promise<SubmitAnswer> }>();
+  const recent = new LRUCache<number, { fingerprint: string; answer: Promise<SubmitAnswer> }>({
+    max: RECENT_SUBMITS,
+  });
 
   const link: Link = new Link(socket, {
     logger,
@@ -255,9 +258,7 @@ export function serveCustomer(socket: Socket, deps: SessionDeps): Link {
     const earlier = recent.get(pdu.sequenceNumber);
     if (earlier?.fingerprint === fingerprint) return earlier.answer;
     const answer = deps.submitter.submit(acct, pdu);
-    recent.delete(pdu.sequenceNumber);
     recent.set(pdu.sequenceNumber, { fingerprint, answer });
-    if (recent.size > RECENT_SUBMITS) recent.delete(recent.keys().next().value!);
     // A failure is not kept: the retry tries again.
     answer.catch(
       () => recent.get(pdu.sequenceNumber)?.answer === answer && recent.delete(pdu.sequenceNumber),

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { CarrierReceipt } from '../carriers/port.js';
 import { cancelIn, pauseIn, resumeIn, sweepReceiptTimeoutsIn, type PauseOutcome } from './control.js';
@@ -159,13 +160,10 @@ async function withDeadlockRetry<T>(run: () => Promise<T>): Promise<T> {
 const MESSAGE_CACHE_SIZE = 10_000;
 
 function messageCache(): MessageCache {
-  const entries = new Map<number, MessageForSending>();
+  const entries = new LRUCache<number, MessageForSending>({ max: MESSAGE_CACHE_SIZE });
   return {
     get: (id) => entries.get(id),
-    set(id, message) {
-      if (entries.size >= MESSAGE_CACHE_SIZE) entries.delete(entries.keys().next().value!);
-      entries.set(id, message);
-    },
+    set: (id, message) => void entries.set(id, message),
   };
 }
 

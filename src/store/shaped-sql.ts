@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type Kysely, type QueryResult } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { arrayLiteral } from './postgres/array-literal.js';
 import type { Database } from './schema.js';
 
@@ -49,7 +50,7 @@ export interface Placeholders {
  * again; the cap bounds memory, as a text of a multi-row INSERT runs to tens of kilobytes.
  */
 const TEXT_CACHE_SIZE = 500;
-const texts = new Map<string, string>();
+const texts = new LRUCache<string, string>({ max: TEXT_CACHE_SIZE });
 const numberedByAdapter = new WeakMap<object, boolean>();
 
 /**
@@ -179,7 +180,6 @@ function shapedText(
       },
     });
     if (numbered && !joinsRows) text = SHAPED_MARK + text;
-    if (texts.size >= TEXT_CACHE_SIZE) texts.delete(texts.keys().next().value!);
     texts.set(fullKey, text);
   }
   return text;

@@ -10,6 +10,7 @@
  * reads only what an attempt keeps) 35 µs. With three reports per message that difference
  * alone was a fifth of smsgw's CPU per message end to end. See ./http1/ for what it reads.
  */
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { checkCallbackUrl } from './address-guard.js';
 import { createExchange, type ExchangeAnswer } from './http1/exchange.js';
@@ -71,7 +72,7 @@ interface ParsedUrl {
 export function createWebhookHttpClient(opts: WebhookHttpClientOptions): WebhookHttpClient {
   const { timeoutMs, logger } = opts;
   const pools = new Map<string, OriginPool>();
-  const urls = new Map<string, ParsedUrl | string>();
+  const urls = new LRUCache<string, ParsedUrl | string>({ max: URL_CACHE_SIZE });
   const debug = logger?.isLevelEnabled('debug') === true;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -107,7 +108,6 @@ export function createWebhookHttpClient(opts: WebhookHttpClientOptions): Webhook
         head: `POST ${u.pathname}${u.search} HTTP/1.1\r\nhost: ${u.host}\r\nuser-agent: smsgw\r\n`,
       };
     }
-    if (urls.size >= URL_CACHE_SIZE) urls.delete(urls.keys().next().value!);
     urls.set(url, parsed);
     return parsed;
   };

@@ -2,6 +2,7 @@
  * Where webhooks enter the queue: inside the transaction of the change they report (style §3),
  * so a status change and its webhook commit together or not at all.
  */
+import { LRUCache } from 'lru-cache';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import { isDeliveryReportType } from '../domain/delivery-report.js';
 import { emptyCounts, isFinal, isStatus, type Status } from '../domain/status.js';
@@ -150,13 +151,10 @@ const SILENT_MESSAGES = 100_000;
  * read it again: in the ingest bench that read was the engine's costliest statement.
  */
 function createSilentMessages() {
-  const ids = new Set<number>();
+  const ids = new LRUCache<number, true>({ max: SILENT_MESSAGES });
   return {
     has: (id: number) => ids.has(id),
-    add(id: number) {
-      if (ids.size >= SILENT_MESSAGES) ids.delete(ids.values().next().value!);
-      ids.add(id);
-    },
+    add: (id: number) => void ids.set(id, true),
   };
 }
 

@@ -3,6 +3,7 @@
  * Standard Webhooks library instead of code written against smsgw.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 const SECRET_PREFIX = 'whsec_';
 /** 256 bits of key for HMAC-SHA256, the size the Standard Webhooks reference libraries generate. */
@@ -13,8 +14,8 @@ export function generateWebhookSecret(): string {
 }
 
 /** Keys decoded from secrets, which every attempt of an account signs with again. */
-const keys = new Map<string, Buffer>();
 const MAX_KEYS = 1_000;
+const keys = new LRUCache<string, Buffer>({ max: MAX_KEYS });
 
 function secretKey(secret: string): Buffer {
   let key = keys.get(secret);
@@ -23,7 +24,6 @@ function secretKey(secret: string): Buffer {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   key = Buffer.from(encoded, 'base64');
   if (key.length === 0) throw new Error('webhook secret is empty or not base64');
-  if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
   keys.set(secret, key);
   return key;
 }

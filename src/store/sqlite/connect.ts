@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import {
   Kysely,
   SqliteDialect,
@@ -184,7 +185,7 @@ function withWriteLock(
 type CachedStatement = SqliteStatement & { readonly readonly: boolean };
 
 function withStatementCache(raw: BetterSqlite3.Database) {
-  const statements = new Map<string, CachedStatement>();
+  const statements = new LRUCache<string, CachedStatement>({ max: STATEMENT_CACHE_SIZE });
   return {
     close: () => raw.close(),
     prepare(sql: string) {
@@ -194,7 +195,6 @@ function withStatementCache(raw: BetterSqlite3.Database) {
         // may write too: a deferred BEGIN that read first would then fail at its first write
         // (SQLITE_BUSY_SNAPSHOT, no waiting); BEGIN IMMEDIATE waits its turn up front.
         statement = withRowObjects(raw.prepare(sql === 'begin' ? 'begin immediate' : sql));
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
         statements.set(sql, statement);
       }
       return statement;
