@@ -6,7 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { Logger } from 'pino';
 import { verifySmppPassword } from '../app/smpp-users.js';
 import { CommandStatus, encodePdu, makePdu, tlv, type Pdu, type PduOf } from '../carriers/smpp/pdu/index.js';
@@ -60,9 +60,7 @@ export function serveCustomer(socket: Socket, deps: SessionDeps): Link {
   let bound: { user: SmppUser; mode: SmppBindMode; bindId: string; session: CustomerSession } | null = null;
   let account: { value: Account; readAt: number } | null = null;
   let inFlight = 0;
-  const recent = new LRUCache<number, { fingerprint: string; answer: Promise<SubmitAnswer> }>({
-    max: RECENT_SUBMITS,
-  });
+  const recent = boundedCache<number, { fingerprint: string; answer: Promise<SubmitAnswer> }>(RECENT_SUBMITS);
 
   const link: Link = new Link(socket, {
     logger,

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { Kysely } from 'kysely';
 import type { CarrierReceipt } from '../carriers/port.js';
 import { cancelIn, pauseIn, resumeIn, sweepReceiptTimeoutsIn, type PauseOutcome } from './control.js';
@@ -160,7 +160,7 @@ async function withDeadlockRetry<T>(run: () => Promise<T>): Promise<T> {
 const MESSAGE_CACHE_SIZE = 10_000;
 
 function messageCache(): MessageCache {
-  const entries = new LRUCache<number, MessageForSending>({ max: MESSAGE_CACHE_SIZE });
+  const entries = boundedCache<number, MessageForSending>(MESSAGE_CACHE_SIZE);
   return {
     get: (id) => entries.get(id),
     set: (id, message) => void entries.set(id, message),

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type Kysely, type QueryResult } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import { arrayLiteral } from './postgres/array-literal.js';
 import type { Database } from './schema.js';
 
@@ -50,7 +50,7 @@ export interface Placeholders {
  * again; the cap bounds memory, as a text of a multi-row INSERT runs to tens of kilobytes.
  */
 const TEXT_CACHE_SIZE = 500;
-const texts = new LRUCache<string, string>({ max: TEXT_CACHE_SIZE });
+const texts = boundedCache<string, string>(TEXT_CACHE_SIZE);
 const numberedByAdapter = new WeakMap<object, boolean>();
 
 /**

@@ -10,7 +10,7 @@
  * reads only what an attempt keeps) 35 µs. With three reports per message that difference
  * alone was a fifth of smsgw's CPU per message end to end. See ./http1/ for what it reads.
  */
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { Logger } from 'pino';
 import { checkCallbackUrl } from './address-guard.js';
 import { createExchange, type ExchangeAnswer } from './http1/exchange.js';
@@ -72,7 +72,7 @@ interface ParsedUrl {
 export function createWebhookHttpClient(opts: WebhookHttpClientOptions): WebhookHttpClient {
   const { timeoutMs, logger } = opts;
   const pools = new Map<string, OriginPool>();
-  const urls = new LRUCache<string, ParsedUrl | string>({ max: URL_CACHE_SIZE });
+  const urls = boundedCache<string, ParsedUrl | string>(URL_CACHE_SIZE);
   const debug = logger?.isLevelEnabled('debug') === true;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;

@@ -2,7 +2,7 @@
  * Where webhooks enter the queue: inside the transaction of the change they report (style §3),
  * so a status change and its webhook commit together or not at all.
  */
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { DeliveryReportType } from '../domain/delivery-report.js';
 import { isDeliveryReportType } from '../domain/delivery-report.js';
 import { emptyCounts, isFinal, isStatus, type Status } from '../domain/status.js';
@@ -151,7 +151,7 @@ const SILENT_MESSAGES = 100_000;
  * read it again: in the ingest bench that read was the engine's costliest statement.
  */
 function createSilentMessages() {
-  const ids = new LRUCache<number, true>({ max: SILENT_MESSAGES });
+  const ids = boundedCache<number, true>(SILENT_MESSAGES);
   return {
     has: (id: number) => ids.has(id),
     add: (id: number) => void ids.set(id, true),

@@ -3,7 +3,7 @@
  * Standard Webhooks library instead of code written against smsgw.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 
 const SECRET_PREFIX = 'whsec_';
 /** 256 bits of key for HMAC-SHA256, the size the Standard Webhooks reference libraries generate. */
@@ -15,7 +15,7 @@ export function generateWebhookSecret(): string {
 
 /** Keys decoded from secrets, which every attempt of an account signs with again. */
 const MAX_KEYS = 1_000;
-const keys = new LRUCache<string, Buffer>({ max: MAX_KEYS });
+const keys = boundedCache<string, Buffer>(MAX_KEYS);
 
 function secretKey(secret: string): Buffer {
   let key = keys.get(secret);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../../bounded-cache.js';
 import {
   Kysely,
   SqliteDialect,
@@ -185,7 +185,7 @@ function withWriteLock(
 type CachedStatement = SqliteStatement & { readonly readonly: boolean };
 
 function withStatementCache(raw: BetterSqlite3.Database) {
-  const statements = new LRUCache<string, CachedStatement>({ max: STATEMENT_CACHE_SIZE });
+  const statements = boundedCache<string, CachedStatement>(STATEMENT_CACHE_SIZE);
   return {
     close: () => raw.close(),
     prepare(sql: string) {

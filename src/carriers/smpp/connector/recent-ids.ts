@@ -4,7 +4,8 @@
  * the engine stored. Bounded: the oldest ids go first; a receipt for an id that has gone
  * is reported as it came, which is right whenever the SMSC uses one form throughout.
  */
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from '../../../bounded-cache.js';
 import { messageIdsMatch } from '../pdu/index.js';
 
 function normalise(id: string): string {
@@ -23,16 +24,10 @@ function otherForms(id: string): string[] {
 }
 
 export class RecentIds {
-  /**
-   * Not a Map trimmed by deleting its first key: V8 leaves a deleted entry in place until the
-   * table is rebuilt, and keys().next() walks past every one of them, so at 100,000 ids each
-   * submit paid up to 40 µs for the eviction alone (one in six of the engine thread's time in
-   * the side-by-side harness's norcpt). LRUCache evicts in constant time.
-   */
   private readonly ids: LRUCache<string, string>;
 
   constructor(capacity: number) {
-    this.ids = new LRUCache({ max: capacity });
+    this.ids = boundedCache(capacity);
   }
 
   add(id: string): void {
