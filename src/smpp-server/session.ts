@@ -6,9 +6,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { boundedCache } from '../bounded-cache.js';
 import type { Logger } from 'pino';
 import { verifySmppPassword } from '../app/smpp-users.js';
+import { boundedCache } from '../bounded-cache.js';
 import { CommandStatus, encodePdu, makePdu, tlv, type Pdu, type PduOf } from '../carriers/smpp/pdu/index.js';
 import { Link } from '../carriers/smpp/session/index.js';
 import type { Account, Store } from '../store/port.js';

@@ -1,5 +1,5 @@
-import { boundedCache } from '../bounded-cache.js';
 import type { Kysely } from 'kysely';
+import { boundedCache } from '../bounded-cache.js';
 import type { CarrierReceipt } from '../carriers/port.js';
 import { cancelIn, pauseIn, resumeIn, sweepReceiptTimeoutsIn, type PauseOutcome } from './control.js';
 import type { Dialect } from './dialect.js';

@@ -10,8 +10,8 @@
  * reads only what an attempt keeps) 35 µs. With three reports per message that difference
  * alone was a fifth of smsgw's CPU per message end to end. See ./http1/ for what it reads.
  */
-import { boundedCache } from '../bounded-cache.js';
 import type { Logger } from 'pino';
+import { boundedCache } from '../bounded-cache.js';
 import { checkCallbackUrl } from './address-guard.js';
 import { createExchange, type ExchangeAnswer } from './http1/exchange.js';
 import { OriginPool, type Target } from './http1/pool.js';

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { boundedCache } from '../../bounded-cache.js';
 import {
   Kysely,
   SqliteDialect,
@@ -12,6 +11,7 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
+import { boundedCache } from '../../bounded-cache.js';
 import { SQLITE_CACHE_MB } from '../../config/config.js';
 import type { Connection, Dialect } from '../dialect.js';
 import type { Database } from '../schema.js';
