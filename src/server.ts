@@ -11,6 +11,7 @@ import { createSendRoom } from './engine/send-room.js';
 import type { SendWork } from './store/engine-store.js';
 import type { HeldDelivery } from './store/webhooks.js';
 import { createWriteLock } from './store/sqlite/write-lock.js';
+import { startCheckpointer } from './store/sqlite/checkpointer.js';
 import { createStore } from './store/store.js';
 import {
   bothInboundSinks,
@@ -64,8 +65,17 @@ export async function startServer(
   // this thread's memory.
   const ownThread = !(database.kind === 'sqlite' && database.path === ':memory:');
   const writeLock = ownThread && database.kind === 'sqlite' ? createWriteLock() : null;
-  const conn = connect(database, { writeLock: writeLock ?? undefined, cacheMb: config.sqliteCacheMb });
+  const conn = connect(database, {
+    writeLock: writeLock ?? undefined,
+    cacheMb: config.sqliteCacheMb,
+    checkpointThread: writeLock !== null,
+  });
   await migrate(conn, logger);
+  // Once the file exists and is in WAL mode (the first connection and migrations see to it).
+  const checkpointer =
+    writeLock !== null && database.kind === 'sqlite'
+      ? startCheckpointer(database.path, { logger, writeLock })
+      : null;
   const statistics = database.kind === 'postgres' ? startStatisticsKeeper(conn.db, logger) : null;
   let engine: SendingEngine | null = null;
   const node = nodeIdentity(config);
@@ -104,6 +114,7 @@ export async function startServer(
   const closeDatabase = async () => {
     await statistics?.stop();
     await store.close();
+    await checkpointer?.stop();
   };
   /** A start-up step; should it fail, the database's background work and connection close first. */
   const orClose = async <T>(step: Promise<T>): Promise<T> => {

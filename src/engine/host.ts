@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { createCarrier } from '../carriers/connector.js';
 import type { Config } from '../config/config.js';
@@ -13,6 +13,7 @@ import type { HeldDelivery } from '../store/webhooks.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { MetricSnapshot } from '../metrics/families.js';
 import { createThreadMetrics } from '../metrics/thread-metrics.js';
+import { spawnThread } from '../spawn-thread.js';
 import { startEngine, type Engine, type NodeIdentity, type WakeKind } from './engine.js';
 import type { SendRoom } from './send-room.js';
 
@@ -285,16 +286,9 @@ export function oncePerTurn(fn: () => void): () => void {
   };
 }
 
-/**
- * From TypeScript source (tests, the benches, tsx) the thread needs tsx's loader as well, and
- * Node 20 does not apply --import hooks to a worker's entry module: register them first.
- */
 function spawnEngineThread(data: EngineThreadData): Worker {
   // Without a limit V8 let the engine's heap grow to 195 MB while draining a backlog, mostly
   // garbage between collections (50-60 MB live); capped, it collects sooner.
   const options = { workerData: data, resourceLimits: { maxOldGenerationSizeMb: data.config.engineHeapMb } };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./thread.js', import.meta.url), options);
-  const entry = JSON.stringify(new URL('./thread.ts', import.meta.url).href);
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`;
-  return new Worker(boot, { ...options, eval: true });
+  return spawnThread(import.meta.url, 'thread', options);
 }

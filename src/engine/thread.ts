@@ -53,6 +53,8 @@ async function run() {
     writeLock: lock,
     writeLockWait: 'async',
     cacheMb: config.sqliteCacheMb,
+    // The API thread runs the checkpointer beside every SQLite file it shares with this one.
+    checkpointThread: lock !== undefined,
   });
   // Webhooks this thread's changes queue are held and sent here; any left unheld (no room)
   // wait for the engine's next claim.

@@ -42,6 +42,11 @@ export interface SqliteOptions {
   readonly writeLockWait?: 'blocking' | 'async';
   /** Page cache in MB (SMSGW_SQLITE_CACHE_MB). */
   readonly cacheMb?: number;
+  /**
+   * A thread of its own checkpoints the WAL (src/store/sqlite/checkpointer.ts): this
+   * connection's commits do so only as a backstop, should that thread fall behind or fail.
+   */
+  readonly checkpointThread?: boolean;
 }
 
 export function connectSqlite(path: string, options: SqliteOptions = {}): Connection {
@@ -61,7 +66,7 @@ export function connectSqlite(path: string, options: SqliteOptions = {}): Connec
   // transaction; at the default of 1,000 pages a checkpoint ran every few dozen transactions
   // and commits cost twice as much (a 20-recipient turn: 530 -> 290 us). The WAL grows to
   // about 40 MB at most before it is copied back.
-  raw.pragma('wal_autocheckpoint = 10000');
+  raw.pragma(`wal_autocheckpoint = ${options.checkpointThread ? BACKSTOP_CHECKPOINT_PAGES : 10_000}`);
   const statements = withStatementCache(raw);
   const database = options.writeLock ? withWriteLock(statements, raw, options.writeLock) : statements;
   const config = { database };
@@ -107,6 +112,9 @@ class AsyncLockingSqliteDriver extends SqliteDriver {
     await super.beginTransaction(connection);
   }
 }
+
+/** About 160 MB of WAL, far past what the checkpointer's thread lets it reach. */
+const BACKSTOP_CHECKPOINT_PAGES = 40_000;
 
 /** Most distinct statements kept prepared; IN lists of every length each count as one. */
 const STATEMENT_CACHE_SIZE = 2000;
