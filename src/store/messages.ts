@@ -406,6 +406,7 @@ export async function createIn(
           status: 'aborted',
           code: SUPPRESSED_CODE,
           at: createdAt,
+          reachedCarrier: false,
         });
         continue;
       }
@@ -431,6 +432,7 @@ export async function createIn(
           status: 'submitted',
           code: STATUS_CODES.submitted,
           at: due.at,
+          reachedCarrier: false,
         });
       }
     }

@@ -20,6 +20,8 @@ export interface Changed {
   readonly status: Status;
   readonly code: number;
   readonly at: number;
+  /** Whether the recipient was ever accepted by a carrier: a final report then carries its price. */
+  readonly reachedCarrier: boolean;
 }
 
 /** Called inside the same transaction with every change that happened (webhooks hook in here). */
@@ -75,6 +77,7 @@ export async function applyChanges(
           status: to,
           code,
           at,
+          reachedCarrier: Number(row.reached_carrier) === 1,
         });
         const m = perMessage.get(row.message_id) ?? { finals: 0, sent: 0, unpaidFinals: 0 };
         if (to === 'sent') m.sent += 1;

@@ -17,7 +17,6 @@ export {
 } from './webhooks/enqueue.js';
 export {
   inboundForWebhookIn,
-  reachedCarrierIn,
   recipientsOfIn,
   reportTargetsIn,
   type RecipientRow,

@@ -10,7 +10,6 @@ import type { Changed, TransitionSink } from '../store/transitions.js';
 import type { InboundStoredSink } from '../store/inbound.js';
 import {
   insertDeliveriesIn,
-  reachedCarrierIn,
   recipientsOfIn,
   reportTargetsIn,
   type NewDelivery,
@@ -66,18 +65,6 @@ export function createReportSink(options: QueueHookOptions = {}): TransitionSink
     );
     if (targets.length === 0) return;
 
-    // A recipient's share of balance_used needs to know whether it reached the carrier; only
-    // final statuses leave that open (submitted has not yet, sent just has).
-    const openQuestion = targets
-      .filter((t) => t.deliveryReport === 'per_recipient' || t.deliveryReport === 'per_recipient_final')
-      .flatMap((t) =>
-        byMessage
-          .get(t.id)!
-          .filter((c) => isFinal(c.status))
-          .map((c) => c.recipientId),
-      );
-    const reached = openQuestion.length > 0 ? await reachedCarrierIn(tx, openQuestion) : new Set<number>();
-
     // A message completed in this transaction: it is complete now, and a change here took one
     // of its recipients to a final status, so that recipient (and the message) was open before.
     const completed = targets.filter(
@@ -112,7 +99,9 @@ export function createReportSink(options: QueueHookOptions = {}): TransitionSink
       if (type === 'per_recipient' || type === 'per_recipient_final') {
         for (const c of byMessage.get(t.id)!) {
           if (!REPORTS_CHANGE[type](c.status)) continue;
-          const paid = c.status === 'sent' || (isFinal(c.status) && reached.has(c.recipientId));
+          // A recipient's share of balance_used: sent has just reached the carrier, submitted
+          // has not yet, and a final status says whether it ever did.
+          const paid = c.status === 'sent' || (isFinal(c.status) && c.reachedCarrier);
           queue(
             t,
             recipientReport(

@@ -93,21 +93,6 @@ export async function reportTargetsIn(
   return targets;
 }
 
-/** The recipients among `ids` that reached the carrier (their report carries num_parts). */
-export async function reachedCarrierIn(tx: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
-  const reached = new Set<number>();
-  for (const part of chunk(ids, IN_CHUNK)) {
-    const { rows } = await runShaped<{ id: number }>(
-      tx,
-      'reached-carrier',
-      (p) => `select "id" from "recipients" where "id" ${p.in()} and "reached_carrier" = 1`,
-      [list(part)],
-    );
-    for (const r of rows) reached.add(r.id);
-  }
-  return reached;
-}
-
 export interface RecipientRow {
   readonly messageId: number;
   readonly msisdn: string;
