@@ -69,4 +69,37 @@ describe.each(ENGINES)('message counters of one batch on %s', (engineName) => {
     ]);
     expect((await store.accounts.get(prepaid.id))?.credits).toBe(8);
   });
+
+  it('counts a message that only reached sent beside one that completed, in the same batch', async () => {
+    const account = await createStoreAccount(store, 'mixed');
+    const created = await store.messages.createMany([
+      messageInput(account.id, msisdns(2, 20)),
+      messageInput(account.id, msisdns(1, 30)),
+    ]);
+    const [sending, refused] = created.map((c) => (c.kind === 'created' ? c.id : 0));
+    const works = await store.engine.tick((ops) => ops.claimSends('w', 1, 10));
+    expect(works).toHaveLength(3);
+    // The first message's two recipients reach the carrier; the second's one is refused.
+    await store.engine.tick((ops) =>
+      ops.recordSubmits(
+        'w',
+        'c',
+        works.map((work) => ({
+          work,
+          outcome:
+            work.messageId === sending
+              ? { kind: 'accepted', carrierIds: [`mixed${work.recipientId}`] }
+              : { kind: 'rejected', reason: 'refused' },
+          at: 4,
+        })),
+        () => null,
+        4,
+      ),
+    );
+    const [first, second] = await Promise.all(
+      [sending!, refused!].map((id) => store.messages.get(account.id, id)),
+    );
+    expect([first!.openRecipients, first!.balanceUsed, first!.completeAt]).toEqual([2, 2, null]);
+    expect([second!.openRecipients, second!.balanceUsed, second!.completeAt]).toEqual([0, 0, 4]);
+  });
 });
