@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -118,5 +120,28 @@ describe('SQLite checkpointer thread', () => {
     const path = join(dir, 'without.sqlite');
     await write(path);
     expect(rowsInFileAlone(path, 'without-copy.sqlite')).toBe(0);
+  });
+
+  it('holds a process that awaits stop() until the thread has closed', async () => {
+    // A process with nothing else to wait for: the thread's timer alone must neither keep it
+    // alive nor, once stop() is awaited at the top level, let it end before the thread has.
+    const path = join(dir, 'stop.sqlite');
+    const script = `
+      import pino from 'pino';
+      import { connectSqlite } from './src/store/sqlite/connect.ts';
+      import { startCheckpointer } from './src/store/sqlite/checkpointer.ts';
+      import { createWriteLock } from './src/store/sqlite/write-lock.ts';
+      const writeLock = createWriteLock();
+      const conn = connectSqlite(${JSON.stringify(path)}, { writeLock, checkpointThread: true });
+      await conn.close();
+      const checkpointer = startCheckpointer(${JSON.stringify(path)}, { logger: pino({ level: 'silent' }), writeLock });
+      await checkpointer.stop();
+      console.log('stopped');`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: resolve(import.meta.dirname, '../..') },
+    );
+    expect(stdout.trim()).toBe('stopped');
   });
 });

@@ -89,9 +89,13 @@ export function startCheckpointer(path: string, options: CheckpointerOptions): C
     else logger.debug(result, 'SQLite checkpoint');
     options.onCheckpoint?.(result);
   });
+  // Its timer alone must not keep a process alive that has nothing else to do.
   worker.unref();
   return {
     async stop() {
+      // Until it has closed its connection, though: awaited by nothing else, an unreferenced
+      // thread's exit would end the process first (exit code 13, a top-level await unsettled).
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
