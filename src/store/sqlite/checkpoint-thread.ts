@@ -19,6 +19,7 @@ const passive = db.prepare('pragma wal_checkpoint(PASSIVE)');
 type Result = { busy: number; log: number; checkpointed: number };
 
 let copied = -1;
+let lastFrames = -1;
 const checkpoint = () => {
   const started = performance.now();
   // PASSIVE neither waits for nor blocks readers and writers: it copies the frames no reader
@@ -29,9 +30,11 @@ const checkpoint = () => {
   // meanwhile, so that moment never comes, and the WAL would grow until a writer's own
   // checkpoint (the backstop: 165 MB in the harness's max-final, where a writer checkpointing
   // every 10,000 frames kept it at 42). Holding the writers back, the same call copies only
-  // what they wrote meanwhile, and the next write starts the WAL over.
+  // what they wrote meanwhile, and the next write starts the WAL over. Writers idle since the
+  // last look added nothing meanwhile: the WAL is all copied now, and their next write starts
+  // it over without help.
   let lockedMs = 0;
-  if (result.log >= restartFrames) {
+  if (result.log >= restartFrames && result.log !== lastFrames) {
     lock.acquire();
     const held = performance.now();
     try {
@@ -41,6 +44,7 @@ const checkpoint = () => {
       lockedMs = performance.now() - held;
     }
   }
+  lastFrames = result.log;
   if (result.checkpointed === copied) return;
   copied = result.checkpointed;
   post({
