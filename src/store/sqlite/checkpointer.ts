@@ -50,8 +50,8 @@ export const CHECKPOINT_INTERVAL_MS = 1000;
 /**
  * Frames past which the thread holds the writers back for the last few, so that the WAL starts
  * over. Checked once a second, at the harness's highest rates (12,000 frames a second) the WAL
- * reached 65 MB at 10,000 and stays near the 40 MB the writers' own checkpoints let it reach
- * before (every 10,000 pages, src/store/sqlite/connect.ts) at this figure.
+ * reached 65 MB at 10,000 and 49–50 MB at this figure, where the writers' own checkpoints (every
+ * 10,000 pages, src/store/sqlite/connect.ts) had let it reach 42.
  */
 export const RESTART_FRAMES = 4_000;
 
