@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { chunk, IN_CHUNK } from './chunks.js';
-import { list, rows as tableOf, runShaped } from './shaped-sql.js';
+import { list, rows as tableOf, runShaped, type Placeholders } from './shaped-sql.js';
 import { STATUS_CODES, isFinal, sourcesOf, type Status } from '../domain/status.js';
 import type { Dialect } from './dialect.js';
 import { countEntered } from './entered.js';
@@ -228,43 +228,44 @@ async function updateUnreservedCounters(
   splitSent: boolean,
 ): Promise<number[]> {
   const moved = new Set<number>();
+  /** One UPDATE per chunk of `ids`, each id's row of v from `row`; `more` follows the rows. */
+  const update = async (
+    ids: readonly number[],
+    shape: string,
+    text: (p: Placeholders) => string,
+    row: (id: number, counts: MessageCounts) => unknown[],
+    more: unknown[] = [],
+  ) => {
+    for (const part of chunk(ids, COUNTER_ROWS_PER_STATEMENT)) {
+      const table = tableOf(part.map((id) => row(id, perMessage.get(id)!)));
+      const { rows } = await runShaped<{ id: number }>(tx, shape, text, [table, ...more]);
+      for (const r of rows) moved.add(Number(r.id));
+    }
+  };
   const sentOnly = splitSent ? messageIds.filter((id) => perMessage.get(id)!.finals === 0) : [];
   const withFinals = splitSent ? messageIds.filter((id) => perMessage.get(id)!.finals > 0) : messageIds;
-  for (const part of chunk(sentOnly, COUNTER_ROWS_PER_STATEMENT)) {
-    const { rows } = await runShaped<{ id: number }>(
-      tx,
-      'counters-unreserved-sent',
-      (p) => `with v (id, sent) as (${p.rows(['bigint', 'bigint'])})
+  await update(
+    sentOnly,
+    'counters-unreserved-sent',
+    (p) => `with v (id, sent) as (${p.rows(['bigint', 'bigint'])})
       update messages set balance_used = messages.balance_used + messages.num_parts * v.sent
       from v
       where messages.id = v.id and messages.credits_reserved = 0
       returning messages.id`,
-      [tableOf(part.map((id) => [id, perMessage.get(id)!.sent]))],
-    );
-    for (const r of rows) moved.add(Number(r.id));
-  }
-  for (const part of chunk(withFinals, COUNTER_ROWS_PER_STATEMENT)) {
-    const { rows } = await runShaped<{ id: number }>(
-      tx,
-      'counters-unreserved',
-      (p) => `with v (id, finals, sent) as (${p.rows(['bigint', 'bigint', 'bigint'])})
+    (id, m) => [id, m.sent],
+  );
+  await update(
+    withFinals,
+    'counters-unreserved',
+    (p) => `with v (id, finals, sent) as (${p.rows(['bigint', 'bigint', 'bigint'])})
       update messages set ${openAndComplete(p.one())},
         balance_used = messages.balance_used + messages.num_parts * v.sent
       from v
       where messages.id = v.id and messages.credits_reserved = 0
       returning messages.id`,
-      [
-        tableOf(
-          part.map((id) => {
-            const m = perMessage.get(id)!;
-            return [id, m.finals, m.sent];
-          }),
-        ),
-        at,
-      ],
-    );
-    for (const r of rows) moved.add(Number(r.id));
-  }
+    (id, m) => [id, m.finals, m.sent],
+    [at],
+  );
   return moved.size === messageIds.length ? [] : messageIds.filter((id) => !moved.has(id));
 }
 

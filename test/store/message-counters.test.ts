@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SendWork } from '../../src/store/engine-store.js';
 import type { Store } from '../../src/store/port.js';
 import { createStore } from '../../src/store/store.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/engines.js';
@@ -13,6 +14,30 @@ describe.each(ENGINES)('message counters of one batch on %s', (engineName) => {
   });
   afterAll(async () => db.drop());
 
+  /** Each work's submit result at `at`: accepted with carrier id `<prefix><recipient>`, else refused. */
+  async function recordSubmits(
+    works: SendWork[],
+    accepted: (work: SendWork) => boolean,
+    prefix: string,
+    at: number,
+  ) {
+    await store.engine.tick((ops) =>
+      ops.recordSubmits(
+        'w',
+        'c',
+        works.map((work) => ({
+          work,
+          outcome: accepted(work)
+            ? { kind: 'accepted', carrierIds: [`${prefix}${work.recipientId}`] }
+            : { kind: 'rejected', reason: 'refused' },
+          at,
+        })),
+        () => null,
+        at,
+      ),
+    );
+  }
+
   it('charges, refunds and completes messages with and without reserved credit in the same batch', async () => {
     const unlimited = await createStoreAccount(store, 'unlimited');
     const prepaid = await createStoreAccount(store, 'prepaid', 10);
@@ -25,21 +50,7 @@ describe.each(ENGINES)('message counters of one batch on %s', (engineName) => {
     expect(works).toHaveLength(6);
     // Two of each message reach the carrier; the third of each is refused (it never did).
     const accepted = works.filter((w) => !w.to.endsWith('2') && !w.to.endsWith('12'));
-    await store.engine.tick((ops) =>
-      ops.recordSubmits(
-        'w',
-        'c',
-        works.map((work) => ({
-          work,
-          outcome: accepted.includes(work)
-            ? { kind: 'accepted', carrierIds: [`id${work.recipientId}`] }
-            : { kind: 'rejected', reason: 'refused' },
-          at: 2,
-        })),
-        () => null,
-        2,
-      ),
-    );
+    await recordSubmits(works, (work) => accepted.includes(work), 'id', 2);
     const counters = async () =>
       Promise.all(
         [
@@ -80,22 +91,7 @@ describe.each(ENGINES)('message counters of one batch on %s', (engineName) => {
     const works = await store.engine.tick((ops) => ops.claimSends('w', 1, 10));
     expect(works).toHaveLength(3);
     // The first message's two recipients reach the carrier; the second's one is refused.
-    await store.engine.tick((ops) =>
-      ops.recordSubmits(
-        'w',
-        'c',
-        works.map((work) => ({
-          work,
-          outcome:
-            work.messageId === sending
-              ? { kind: 'accepted', carrierIds: [`mixed${work.recipientId}`] }
-              : { kind: 'rejected', reason: 'refused' },
-          at: 4,
-        })),
-        () => null,
-        4,
-      ),
-    );
+    await recordSubmits(works, (work) => work.messageId === sending, 'mixed', 4);
     const [first, second] = await Promise.all(
       [sending!, refused!].map((id) => store.messages.get(account.id, id)),
     );
