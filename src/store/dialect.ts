@@ -26,6 +26,13 @@ export interface Dialect {
    */
   readonly numbersApart: boolean;
   /**
+   * INSERT … ON CONFLICT makes every row a speculative insertion on PostgreSQL (a probe of the
+   * key before the row goes in, a confirmation WAL record after it), where rows expected not to
+   * conflict cost less inserted plainly, with ON CONFLICT kept for a retry after a unique
+   * violation. SQLite's OR IGNORE is one lookup either way.
+   */
+  readonly speculativeOnConflict: boolean;
+  /**
    * SQL after a table name that pins the index a query reads: SQLite's `INDEXED BY`, for the
    * rare query where its planner (which has no statistics) takes a worse one; nothing on
    * PostgreSQL, whose planner has them.

@@ -12,6 +12,7 @@ export const postgresDialect: Dialect = {
   maxParameters: 65_000,
   rowLocks: true,
   numbersApart: true,
+  speculativeOnConflict: true,
   indexedBy: () => '',
 };
 

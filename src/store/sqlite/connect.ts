@@ -24,6 +24,7 @@ export const sqliteDialect: Dialect = {
   maxParameters: 32_000,
   rowLocks: false,
   numbersApart: false,
+  speculativeOnConflict: false,
   indexedBy: (index) => `indexed by ${index}`,
 };
 
