@@ -314,17 +314,15 @@ async function insertParts(
   parts: readonly (readonly unknown[])[],
 ): Promise<void> {
   if (parts.length === 0) return;
-  if (!dialect.speculativeOnConflict) {
-    await insertRows(tx, 'recipient_parts', PART_COLUMNS, parts, KEEP_FIRST_PART);
-    return;
-  }
+  const insert = (tail?: string) => insertRows(tx, 'recipient_parts', PART_COLUMNS, parts, tail);
+  if (!dialect.speculativeOnConflict) return insert(KEEP_FIRST_PART);
   await sql`savepoint recipient_parts`.execute(tx);
   try {
-    await insertRows(tx, 'recipient_parts', PART_COLUMNS, parts);
+    await insert();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     await sql`rollback to savepoint recipient_parts`.execute(tx);
-    await insertRows(tx, 'recipient_parts', PART_COLUMNS, parts, KEEP_FIRST_PART);
+    await insert(KEEP_FIRST_PART);
   }
   await sql`release savepoint recipient_parts`.execute(tx);
 }
