@@ -33,6 +33,15 @@ export interface Dialect {
    */
   readonly speculativeOnConflict: boolean;
   /**
+   * How an UPDATE reaches the rows that its locking subquery picked (a claim): the subquery
+   * selects `column`, and the UPDATE's WHERE is `open`, the subquery in parentheses, `close`
+   * (so a subquery that Kysely writes, parenthesized already, fits too). PostgreSQL goes by
+   * tuple id: the subquery has locked the rows, so nothing moves them before the UPDATE writes
+   * them, and a TID scan reads each one where `id in (…)` hashed the ids and looked each up in
+   * the primary key again. SQLite's id is its rowid already.
+   */
+  readonly pickedRows: { readonly column: string; readonly open: string; readonly close: string };
+  /**
    * SQL after a table name that pins the index a query reads: SQLite's `INDEXED BY`, for the
    * rare query where its planner (which has no statistics) takes a worse one; nothing on
    * PostgreSQL, whose planner has them.

@@ -84,6 +84,7 @@ export async function claimSendsIn(
   const rates = meter ? await meter.ratesOf(tx, accounts, now) : new Map<number, number>();
   const share = Math.max(1, Math.ceil(limit / accounts.length));
   const lock = dialect.rowLocks ? ' for update skip locked' : '';
+  const picked = dialect.pickedRows;
   const claimed: { id: number; message_id: number; account_id: number; msisdn: string; attempts: number }[] =
     [];
   for (const accountId of accounts) {
@@ -103,9 +104,9 @@ export async function claimSendsIn(
       tx,
       `claim-sends|${lock}`,
       (p) =>
-        `update "recipients" set "locked_by" = ${p.one()} where "id" in (` +
-        `select "id" from "recipients" where status = 'submitted' and "locked_by" is null ` +
-        `and "account_id" = ${p.one()} and "due_at" <= ${p.one()} order by "due_at" limit ${p.one()}${lock})` +
+        `update "recipients" set "locked_by" = ${p.one()} where ${picked.open}(` +
+        `select ${picked.column} from "recipients" where status = 'submitted' and "locked_by" is null ` +
+        `and "account_id" = ${p.one()} and "due_at" <= ${p.one()} order by "due_at" limit ${p.one()}${lock})${picked.close}` +
         ' returning "id", "message_id", "msisdn", "attempts"',
       [node, accountId, now, take],
     );

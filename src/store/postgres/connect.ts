@@ -13,6 +13,7 @@ export const postgresDialect: Dialect = {
   rowLocks: true,
   numbersApart: true,
   speculativeOnConflict: true,
+  pickedRows: { column: 'ctid', open: 'ctid = any(array', close: ')' },
   indexedBy: () => '',
 };
 

@@ -64,6 +64,7 @@ export async function insertSmppDeliveriesIn(
 export function smppDeliveryStore(db: Kysely<Database>, dialect: Dialect): SmppDeliveryStore {
   // Two nodes with binds of one account claim side by side; each skips what the other holds.
   const skipLocked = dialect.rowLocks ? sql` for update skip locked` : sql``;
+  const picked = dialect.pickedRows;
   return {
     async claim(node, accountIds, now, leaseUntil, limit) {
       if (accountIds.length === 0) return [];
@@ -76,11 +77,11 @@ export function smppDeliveryStore(db: Kysely<Database>, dialect: Dialect): SmppD
         attempts: number;
       }>`update smpp_deliveries set locked_by = ${node}, locked_until = ${leaseUntil},
           attempts = attempts + 1
-        where id in (
-          select id from smpp_deliveries
+        where ${sql.raw(picked.open)}(
+          select ${sql.raw(picked.column)} from smpp_deliveries
           where state = 'pending' and account_id in (${ids}) and next_attempt_at <= ${now}
             and (locked_by is null or locked_until < ${now})
-          order by id limit ${limit}${skipLocked})
+          order by id limit ${limit}${skipLocked})${sql.raw(picked.close)}
         returning id, account_id, kind, payload, attempts`.execute(db);
       return rows
         .map((r) => ({

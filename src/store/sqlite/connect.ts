@@ -25,6 +25,7 @@ export const sqliteDialect: Dialect = {
   rowLocks: false,
   numbersApart: false,
   speculativeOnConflict: false,
+  pickedRows: { column: '"id"', open: '"id" in ', close: '' },
   indexedBy: (index) => `indexed by ${index}`,
 };
 

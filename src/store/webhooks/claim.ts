@@ -123,9 +123,10 @@ function claimOrigin(
   worker: string,
   now: number,
 ) {
+  const picked = dialect.pickedRows;
   let due = tx
     .selectFrom('webhook_deliveries')
-    .select('id')
+    .select(sql.raw(picked.column).as('picked'))
     .where(isPending)
     .where('locked_by', 'is', null)
     .where('origin', '=', origin)
@@ -136,7 +137,7 @@ function claimOrigin(
   return tx
     .updateTable('webhook_deliveries')
     .set({ locked_by: worker })
-    .where('id', 'in', due)
+    .where(sql<boolean>`${sql.raw(picked.open)}${due}${sql.raw(picked.close)}`)
     .returning([
       'id',
       'retry_attempts',
