@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { CarrierConnector, CarrierEvents, SubmitOutcome, SubmitRequest } from '../port.js';
-import { candidates, type Route } from './routes.js';
+import { inTryOrder, type Route } from './routes.js';
 
 /** What the router and the metrics read of a link's state. */
 export interface LinkState {
@@ -12,6 +12,8 @@ export interface LinkState {
 /** A carrier link the router can choose: an SMPP connector, or anything with a bound state. */
 export interface ChildConnector extends CarrierConnector {
   state(): LinkState;
+  /** state().bound, without building the rest of the state: the router asks it per submit. */
+  isBound(): boolean;
   capacity?(): number;
 }
 
@@ -67,14 +69,23 @@ const SEPARATOR = '/';
  */
 export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): Router {
   const children = new Map<string, { config: string; connector: ChildConnector }>();
+  /** In the order they are tried (inTryOrder), sorted once per reload rather than per submit. */
   let routes: readonly Route[] = [];
   let events: CarrierEvents | null = null;
   let timer: NodeJS.Timeout | null = null;
   let reloading: Promise<void> = Promise.resolve();
 
   const childEvents = (name: string): CarrierEvents => ({
-    receipt: (r) =>
-      events!.receipt({ ...r, carrierId: `${name}${SEPARATOR}${r.carrierId}`, connector: name }),
+    receipt: (r) => {
+      const carrierId = `${name}${SEPARATOR}${r.carrierId}`;
+      const { state, at, error } = r;
+      // Written out rather than spread: a receipt per message comes through here.
+      return events!.receipt(
+        error === undefined
+          ? { carrierId, state, at, connector: name }
+          : { carrierId, state, at, error, connector: name },
+      );
+    },
     inbound: (m) => events!.inbound(m),
   });
 
@@ -82,7 +93,7 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
   const elsewhere = new Set<string>();
   const apply = async () => {
     const loaded = await options.load();
-    routes = loaded.routes;
+    routes = inTryOrder(loaded.routes);
     const wanted = new Map(loaded.connectors.filter((c) => c.enabled).map((c) => [c.name, c]));
     for (const [name, child] of children) {
       const config = wanted.get(name);
@@ -138,7 +149,7 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
     capacity() {
       let total = 0;
       for (const { connector } of children.values()) {
-        if (connector.state().bound) total += connector.capacity?.() ?? 0;
+        if (connector.isBound()) total += connector.capacity?.() ?? 0;
       }
       return Math.max(MIN_CAPACITY, total);
     },
@@ -148,11 +159,13 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
       timer = setInterval(() => void reload(), options.reloadEveryMs ?? 5000);
     },
     async submit(request: SubmitRequest): Promise<SubmitOutcome> {
-      const matching = candidates(routes, request.to);
-      if (matching.length === 0) return { kind: 'aborted', reason: `no route for ${request.to}` };
-      for (const route of matching) {
+      const { to } = request;
+      let matched = false;
+      for (const route of routes) {
+        if (!to.startsWith(route.prefix)) continue;
+        matched = true;
         const child = children.get(route.connector);
-        if (!child || !child.connector.state().bound) continue;
+        if (!child || !child.connector.isBound()) continue;
         const outcome = await child.connector.submit(request);
         // Not bound at the moment of the submit: nothing left us, so the next route may try.
         if (outcome.kind === 'retry' && outcome.reason.startsWith('not-bound')) continue;
@@ -163,9 +176,11 @@ export function createRouter<C extends ChildConfig>(options: RouterOptions<C>): 
           carrierIds: outcome.carrierIds.map((id) => `${route.connector}${SEPARATOR}${id}`),
         };
       }
+      if (!matched) return { kind: 'aborted', reason: `no route for ${to}` };
+      const matching = routes.filter((r) => to.startsWith(r.prefix));
       return {
         kind: 'retry',
-        reason: `no bound connector for ${request.to} (routes: ${matching.map((r) => r.connector).join(', ')})`,
+        reason: `no bound connector for ${to} (routes: ${matching.map((r) => r.connector).join(', ')})`,
       };
     },
     async stop() {

@@ -22,6 +22,9 @@ class Child implements ChildConnector {
   state() {
     return { bound: this.bound };
   }
+  isBound() {
+    return this.bound;
+  }
 }
 
 const events: CarrierEvents = { receipt: async () => {}, inbound: async () => {} };

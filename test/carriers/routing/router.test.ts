@@ -31,6 +31,9 @@ class FakeChild implements ChildConnector {
   state() {
     return { bound: this.bound };
   }
+  isBound() {
+    return this.bound;
+  }
 }
 
 const request = (to: string): SubmitRequest => ({

@@ -26,6 +26,8 @@ export interface SmppConnectorState {
 
 export interface SmppConnector extends CarrierConnector {
   state(): SmppConnectorState;
+  /** state().bound, without building the rest of the state (asked per submit). */
+  isBound(): boolean;
   /**
    * Submits worth handing over at once: four windows' worth while bound, so the next windows
    * are ready as answers come back; none while unbound. Each engine turn records and claims up to
@@ -95,8 +97,8 @@ export function createSmppConnector(input: SmppConnectorOptions): SmppConnector 
       await session.stop();
       deliveries.flush();
     },
-    capacity: () =>
-      session.status().state === 'bound' ? (options.window ?? SESSION_DEFAULTS.window) * 4 : 0,
+    capacity: () => (session.isBound() ? (options.window ?? SESSION_DEFAULTS.window) * 4 : 0),
+    isBound: () => session.isBound(),
     state() {
       const status = session.status();
       const lastError = [counters.lastError, status.lastError && { ...status.lastError, kind: 'link' }]

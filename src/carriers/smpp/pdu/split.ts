@@ -59,6 +59,9 @@ export function splitForSubmit(text: string, dataCoding: number, mode: ConcatMod
   const texts = textParts(text, dataCoding, mode);
   if (texts.length > 255) return { kind: 'too-many-parts', count: texts.length };
   const total = texts.length;
+  // Most messages are one part, the text itself: its bytes are encoded already.
+  if (total === 1 && texts[0] === text)
+    return { kind: 'ok', parts: [{ shortMessage: whole.bytes, esmClass: 0, tlvs: [] }] };
   const parts = texts.map((piece, i): SubmitPart => {
     const r = encodeText(piece, dataCoding);
     // Every piece of an encodable text is encodable: cuts never fall inside a character.

@@ -8,7 +8,7 @@ import type { Link } from './link.js';
 import { openLinks, refuse, unbindLinks } from './open-links.js';
 import { resolveSessionOptions, type InboundPdu, type SmppSessionOptions } from './options.js';
 import { RateMeter } from './rate-meter.js';
-import type { RequestFailure } from './reply.js';
+import type { Reply, RequestFailure } from './reply.js';
 import { TokenBucket } from './token-bucket.js';
 import { Window } from './window.js';
 
@@ -50,6 +50,8 @@ export interface SmppSession {
   /** Stop taking submits, wait (bounded) for outstanding work, unbind, close. */
   stop(): Promise<void>;
   status(): SessionStatus;
+  /** status().state === 'bound', without building the status (asked per submit). */
+  isBound(): boolean;
 }
 
 export function createSmppSession(input: SmppSessionOptions): SmppSession {
@@ -145,33 +147,78 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
     }, delay);
   };
 
-  const send = async (
+  /** A submit has its outcome: its window slot goes back. */
+  const settle = (result: SubmitResult): SubmitResult => {
+    window.release();
+    inFlight--;
+    return result;
+  };
+  const answered = (reply: Reply): SubmitResult =>
+    settle(reply.kind === 'failed' ? reply : readSubmitResp(reply.pdu));
+  /**
+   * The response hook of each onAccepted (in practice one per connector): made once, not per
+   * submit.
+   */
+  const responseHooks = new WeakMap<(messageId: string) => void, (response: Pdu) => void>();
+  const responseHook = (onAccepted: (messageId: string) => void) => {
+    let hook = responseHooks.get(onAccepted);
+    if (hook === undefined) {
+      hook = (response: Pdu) => {
+        if (response.command === 'submit_sm_resp' && response.commandStatus === CommandStatus.ESME_ROK)
+          onAccepted(response.messageId);
+      };
+      responseHooks.set(onAccepted, hook);
+    }
+    return hook;
+  };
+
+  /** Sends with a window slot held; the slot goes back once the submit has its outcome. */
+  const transmit = (
+    fields: SubmitFields,
+    onAccepted: ((messageId: string) => void) | undefined,
+  ): Promise<SubmitResult> => {
+    try {
+      if (ending())
+        return Promise.resolve(settle({ kind: 'failed', error: 'stopping', detail: 'session stopping' }));
+      const link = links?.[0];
+      if (!link)
+        return Promise.resolve(
+          settle({ kind: 'failed', error: 'not-bound', detail: 'not bound to the SMSC' }),
+        );
+      meter.mark();
+      // The link numbers it as it sends it.
+      const pdu = makePdu('submit_sm', { ...fields, sequenceNumber: 0 });
+      const onResponse = onAccepted && responseHook(onAccepted);
+      return link.request(pdu, options.responseTimeoutMs, onResponse).then(answered);
+    } catch (error) {
+      // A PDU that cannot be encoded: nothing was written, the slot goes back at once.
+      window.release();
+      inFlight--;
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+
+  /** A submit waits for a window slot, then for its turn at the rate limit. */
+  const waitThenTransmit = async (
+    fields: SubmitFields,
+    onAccepted: ((messageId: string) => void) | undefined,
+    holdsSlot: boolean,
+  ): Promise<SubmitResult> => {
+    if (!holdsSlot) await window.acquire();
+    await bucket.take(stopSignal.signal);
+    return transmit(fields, onAccepted);
+  };
+
+  const send = (
     fields: SubmitFields,
     onAccepted: ((messageId: string) => void) | undefined,
   ): Promise<SubmitResult> => {
     inFlight++;
-    await window.acquire();
-    try {
-      await bucket.take(stopSignal.signal);
-      if (ending()) return { kind: 'failed', error: 'stopping', detail: 'session stopping' };
-      const link = links?.[0];
-      if (!link) return { kind: 'failed', error: 'not-bound', detail: 'not bound to the SMSC' };
-      meter.mark();
-      // The link numbers it as it sends it.
-      const pdu = makePdu('submit_sm', { ...fields, sequenceNumber: 0 });
-      const onResponse =
-        onAccepted &&
-        ((response: Pdu) => {
-          if (response.command === 'submit_sm_resp' && response.commandStatus === CommandStatus.ESME_ROK)
-            onAccepted(response.messageId);
-        });
-      const reply = await link.request(pdu, options.responseTimeoutMs, onResponse);
-      if (reply.kind === 'failed') return reply;
-      return readSubmitResp(reply.pdu);
-    } finally {
-      window.release();
-      inFlight--;
-    }
+    // Most submits find a free slot and no rate to keep: they go without an await of their own
+    // (each a promise and a suspended frame, for every submit at window rates).
+    const holdsSlot = window.tryAcquire();
+    if (holdsSlot && bucket.open) return transmit(fields, onAccepted);
+    return waitThenTransmit(fields, onAccepted, holdsSlot);
   };
 
   return {
@@ -202,6 +249,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
       })();
       return stopping;
     },
+    isBound: () => state === 'bound',
     status: () => ({
       state,
       inFlight,

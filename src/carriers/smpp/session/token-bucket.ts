@@ -39,11 +39,15 @@ export class TokenBucket {
     return this.now() < this.slowUntil ? this.slowRate : this.options.rate;
   }
 
+  /** take() would not wait: unlimited, with nobody waiting (there is no order to keep). */
+  get open(): boolean {
+    return this.waiting === 0 && this.rate === 0;
+  }
+
   /** Waits for this submit's turn. Turns go in call order; `signal` ends the wait at once. */
   take(signal?: AbortSignal): Promise<void> {
-    // Unlimited with nobody waiting: there is no order to keep, so no queue (two promises and a
-    // closure per submit saved).
-    if (this.waiting === 0 && this.rate === 0) return NOW;
+    // No queue when open: two promises and a closure per submit saved.
+    if (this.open) return NOW;
     this.waiting++;
     const turn = this.queue.then(() => this.waitTurn(signal)).finally(() => this.waiting--);
     this.queue = turn;

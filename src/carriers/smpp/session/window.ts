@@ -10,11 +10,15 @@ export class Window {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`window must be >= 1, got ${size}`);
   }
 
+  /** Takes a free slot; false (nothing taken) when all are in use. */
+  tryAcquire(): boolean {
+    if (this.used >= this.size) return false;
+    this.used++;
+    return true;
+  }
+
   async acquire(): Promise<void> {
-    if (this.used < this.size) {
-      this.used++;
-      return;
-    }
+    if (this.tryAcquire()) return;
     // The releaser hands its slot straight to the first waiter, so `used` stays as it is.
     await new Promise<void>((resolve) => this.waiters.push(resolve));
   }
