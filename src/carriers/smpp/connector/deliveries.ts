@@ -57,22 +57,35 @@ export function createDeliveryHandler(ctx: DeliveryContext): DeliveryHandler {
     );
   });
 
-  const receipt = async (r: Receipt) => {
-    if (r.messageId === null) {
-      ctx.counters.error('receipt-unreadable', 'receipt without a message id');
-      ctx.logger.warn({ receipt: r.parsed }, 'receipt without a message id; acknowledged and dropped');
-      return;
-    }
-    let carrierId = ctx.recentIds.find(r.messageId);
-    if (carrierId === null) {
-      // Some SMSCs send the receipt before the submit_sm_resp; wait for it to learn the id's form.
-      await ctx.submitsSettled();
-      carrierId = ctx.recentIds.find(r.messageId);
-    }
+  /** `carrierId`: the id as submitted, when a recent submit has it; else the receipt's own. */
+  const report = (r: Receipt, messageId: string, carrierId: string | null): Promise<void> => {
     const error = receiptError(r);
     ctx.counters.count('receipts');
-    const base = { carrierId: carrierId ?? r.messageId, state: receiptState(r.stat), at: Date.now() };
-    await ctx.events().receipt(error === null ? base : { ...base, error });
+    const state = receiptState(r.stat);
+    const id = carrierId ?? messageId;
+    const at = Date.now();
+    return ctx
+      .events()
+      .receipt(error === null ? { carrierId: id, state, at } : { carrierId: id, state, at, error });
+  };
+
+  /** Once the submits outstanding have their answers, the id's form may be known. */
+  const reportAfterSubmits = async (r: Receipt, messageId: string) => {
+    await ctx.submitsSettled();
+    await report(r, messageId, ctx.recentIds.find(messageId));
+  };
+
+  // Not async: a receipt whose submit is known (nearly all) goes on without a frame of its own.
+  const receipt = (r: Receipt): Promise<void> => {
+    const { messageId } = r;
+    if (messageId === null) {
+      ctx.counters.error('receipt-unreadable', 'receipt without a message id');
+      ctx.logger.warn({ receipt: r.parsed }, 'receipt without a message id; acknowledged and dropped');
+      return Promise.resolve();
+    }
+    const carrierId = ctx.recentIds.find(messageId);
+    // Some SMSCs send the receipt before the submit_sm_resp; wait for it to learn the id's form.
+    return carrierId === null ? reportAfterSubmits(r, messageId) : report(r, messageId, carrierId);
   };
 
   const inbound = async (pdu: InboundPdu) => {
@@ -98,8 +111,12 @@ export function createDeliveryHandler(ctx: DeliveryContext): DeliveryHandler {
 
   return {
     handle(pdu) {
-      const r = readReceipt(pdu);
-      return r ? receipt(r) : inbound(pdu);
+      try {
+        const r = readReceipt(pdu);
+        return r ? receipt(r) : inbound(pdu);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
     },
     flush: () => reassembly.flush(),
   };

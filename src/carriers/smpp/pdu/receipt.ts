@@ -3,6 +3,7 @@
  * receipted_message_id / message_state TLVs that carry the same facts in structured form.
  */
 import { EsmClass } from './esm-class.js';
+import { nextKey, type ReceiptKey } from './receipt-keys.js';
 import { getTlv, type NetworkErrorCode } from './tlv-params.js';
 import type { Tlv } from './tlv.js';
 
@@ -65,26 +66,6 @@ export interface ReceiptText {
   text: string | null;
 }
 
-const KEY = /(?:^|\s)(id|sub|dlvrd|submit[ _]?date|done[ _]?date|stat|err|text)\s*:/gi;
-
-type Key = 'id' | 'sub' | 'dlvrd' | 'submitDate' | 'doneDate' | 'stat' | 'err' | 'text';
-
-/** A key as matched (lower-cased) → its field; the dates come with a space, an _ or neither. */
-const KEY_BY_TEXT: Readonly<Record<string, Key>> = {
-  id: 'id',
-  sub: 'sub',
-  dlvrd: 'dlvrd',
-  'submit date': 'submitDate',
-  submit_date: 'submitDate',
-  submitdate: 'submitDate',
-  'done date': 'doneDate',
-  done_date: 'doneDate',
-  donedate: 'doneDate',
-  stat: 'stat',
-  err: 'err',
-  text: 'text',
-};
-
 /** The value of a two-digit field at `at`, or -1 when either character is not a digit. */
 function twoDigits(s: string, at: number): number {
   const tens = s.charCodeAt(at) - 48;
@@ -111,7 +92,7 @@ function parseDate(s: string | null): ReceiptDate | null {
  * case-insensitive and each optional; `text:` runs to the end. Null when no key is present.
  */
 export function parseReceiptText(input: string): ReceiptText | null {
-  const values: Record<Key, string | null> = {
+  const values: Record<ReceiptKey, string | null> = {
     id: null,
     sub: null,
     dlvrd: null,
@@ -121,18 +102,16 @@ export function parseReceiptText(input: string): ReceiptText | null {
     err: null,
     text: null,
   };
-  const key = new RegExp(KEY);
-  let match = key.exec(input);
+  let match = nextKey(input, 0);
   if (match === null) return null;
   while (match !== null) {
-    const name = KEY_BY_TEXT[(match[1] as string).toLowerCase()] as Key;
-    const start = match.index + match[0].length;
-    if (name === 'text') {
-      values.text ??= input.slice(start);
+    const { key, end } = match;
+    if (key === 'text') {
+      values.text ??= input.slice(end);
       break;
     }
-    const next = key.exec(input);
-    values[name] ??= input.slice(start, next === null ? input.length : next.index).trim();
+    const next = nextKey(input, end);
+    values[key] ??= input.slice(end, next === null ? input.length : next.index).trim();
     match = next;
   }
   const statText = values.stat;
