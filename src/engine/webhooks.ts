@@ -4,7 +4,13 @@
  * change is held from birth and handed over after the commit; the rest (queued by the API,
  * due again after a retry, left by a node that died) are claimed origin by origin.
  */
-import type { ClaimedDelivery, DeliveryHold, DeliveryResult, HeldDelivery } from '../store/webhooks.js';
+import type {
+  AccountSecrets,
+  ClaimedDelivery,
+  DeliveryHold,
+  DeliveryResult,
+  HeldDelivery,
+} from '../store/webhooks.js';
 import type { TickOps } from '../store/engine-store.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -26,6 +32,25 @@ export interface WebhookStage extends Stage<DeliveryResult, ClaimedDelivery> {
  */
 export interface HoldRoom {
   reserved: number;
+}
+
+/**
+ * A born-held delivery as its first attempt needs it. Every report goes through here, so the
+ * fields are written out in one literal (no spread copy, no one-element array for flatMap).
+ */
+function claimedOf(d: HeldDelivery, secrets: AccountSecrets): ClaimedDelivery {
+  return {
+    deliveryId: d.deliveryId,
+    webhookId: d.webhookId,
+    accountId: d.accountId,
+    kind: d.kind,
+    messageId: d.messageId,
+    url: d.url,
+    origin: d.origin,
+    payload: d.payload,
+    retryAttempts: 0,
+    secrets,
+  };
 }
 
 /** What each recorded attempt came to, in the terms of smsgw_webhook_attempts_total. */
@@ -95,10 +120,10 @@ export function createWebhookStage(options: {
       if (born.length > 0) {
         // Signed with the account's secrets as they are now, read with the turn.
         const secrets = await ops.secretsOf([...new Set(born.map((d) => d.accountId))]);
-        work = born.flatMap((d) => {
+        for (const d of born) {
           const signing = secrets.get(d.accountId);
-          return signing ? [{ ...d, retryAttempts: 0, secrets: signing }] : [];
-        });
+          if (signing) work.push(claimedOf(d, signing));
+        }
       }
       // What the hold left unfilled; the other loop's turn keeps its own reservation.
       const room = current.room;

@@ -119,8 +119,8 @@ export function createWebhookHttpClient(opts: WebhookHttpClientOptions): Webhook
   ): Promise<WebhookAttemptResult> {
     const started = performance.now();
     const parsed = parse(url);
-    const result = (r: Omit<WebhookAttemptResult, 'durationMs'>): WebhookAttemptResult => {
-      const done = { ...r, durationMs: Math.round(performance.now() - started) };
+    const elapsed = () => Math.round(performance.now() - started);
+    const result = (done: WebhookAttemptResult): WebhookAttemptResult => {
       // Only the origin is logged: paths and query strings of callback URLs often carry tokens.
       if (debug)
         logger?.debug(
@@ -130,11 +130,19 @@ export function createWebhookHttpClient(opts: WebhookHttpClientOptions): Webhook
       return done;
     };
     if (typeof parsed === 'string') {
-      return Promise.resolve(result({ kind: 'give_up', status: null, responseExcerpt: '', error: parsed }));
+      return Promise.resolve(
+        result({ kind: 'give_up', status: null, durationMs: elapsed(), responseExcerpt: '', error: parsed }),
+      );
     }
     if (closed) {
       return Promise.resolve(
-        result({ kind: 'retry', status: null, responseExcerpt: '', error: 'client closed' }),
+        result({
+          kind: 'retry',
+          status: null,
+          durationMs: elapsed(),
+          responseExcerpt: '',
+          error: 'client closed',
+        }),
       );
     }
     let request = parsed.head;
@@ -142,7 +150,7 @@ export function createWebhookHttpClient(opts: WebhookHttpClientOptions): Webhook
     request += `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     return new Promise((resolve) => {
       const exchange = createExchange(request, started + timeoutMs, (answer) =>
-        resolve(result(toResult(answer, logger, parsed.origin))),
+        resolve(result(toResult(answer, elapsed(), logger, parsed.origin))),
       );
       let pool = pools.get(parsed.origin);
       if (!pool) {
@@ -175,25 +183,30 @@ export function createWebhookHttpClient(opts: WebhookHttpClientOptions): Webhook
 
 function toResult(
   answer: ExchangeAnswer,
+  durationMs: number,
   logger: Logger | undefined,
   origin: string,
-): Omit<WebhookAttemptResult, 'durationMs'> {
+): WebhookAttemptResult {
   if (answer.kind === 'response') {
     const kind = classifyResponse(answer.status);
     const retryAfterMs = kind === 'retry' ? parseRetryAfter(answer.retryAfter, Date.now()) : undefined;
-    return {
-      kind,
-      status: answer.status,
-      responseExcerpt: excerptOf(answer.body),
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
+    const responseExcerpt = excerptOf(answer.body);
+    return retryAfterMs === undefined
+      ? { kind, status: answer.status, durationMs, responseExcerpt }
+      : { kind, status: answer.status, durationMs, responseExcerpt, retryAfterMs };
   }
   if (answer.privateRefused) {
     logger?.warn({ origin }, 'webhook refused: callback resolves to a private address');
     // The same URL will keep resolving privately; retrying only delays the give-up.
-    return { kind: 'give_up', status: null, responseExcerpt: '', error: 'private address refused' };
+    return {
+      kind: 'give_up',
+      status: null,
+      durationMs,
+      responseExcerpt: '',
+      error: 'private address refused',
+    };
   }
-  return { kind: classifyResponse(null), status: null, responseExcerpt: '', error: answer.error };
+  return { kind: classifyResponse(null), status: null, durationMs, responseExcerpt: '', error: answer.error };
 }
 
 function excerptOf(body: Buffer): string {

@@ -41,9 +41,10 @@ export function signatureHeader(
   if (secrets.length === 0) throw new Error('at least one webhook secret is required');
   if (!Number.isSafeInteger(timestampSeconds)) throw new Error('webhook timestamp must be whole seconds');
   const signedContent = `${id}.${timestampSeconds}.${body}`;
-  return secrets
-    .map((secret) => `v1,${createHmac('sha256', secretKey(secret)).update(signedContent).digest('base64')}`)
-    .join(' ');
+  const sign = (secret: string) =>
+    `v1,${createHmac('sha256', secretKey(secret)).update(signedContent).digest('base64')}`;
+  // One secret outside a rotation's grace period: no array to join.
+  return secrets.length === 1 ? sign(secrets[0]!) : secrets.map(sign).join(' ');
 }
 
 export interface WebhookHeaders {

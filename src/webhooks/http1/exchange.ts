@@ -28,23 +28,32 @@ export interface Exchange {
   readonly settled: boolean;
 }
 
+/** A class rather than an object literal with a getter and closures: one per webhook attempt. */
+class PendingExchange implements Exchange {
+  retriedOnFreshConnection = false;
+  private done = false;
+
+  constructor(
+    readonly request: string,
+    readonly deadline: number,
+    private readonly onAnswer: (answer: ExchangeAnswer) => void,
+  ) {}
+
+  get settled(): boolean {
+    return this.done;
+  }
+
+  answer(answer: ExchangeAnswer): void {
+    if (this.done) return;
+    this.done = true;
+    this.onAnswer(answer);
+  }
+}
+
 export function createExchange(
   request: string,
   deadline: number,
   onAnswer: (answer: ExchangeAnswer) => void,
 ): Exchange {
-  let settled = false;
-  return {
-    request,
-    deadline,
-    retriedOnFreshConnection: false,
-    get settled() {
-      return settled;
-    },
-    answer(answer) {
-      if (settled) return;
-      settled = true;
-      onAnswer(answer);
-    },
-  };
+  return new PendingExchange(request, deadline, onAnswer);
 }

@@ -160,9 +160,38 @@ export class ResponseParser {
   }
 }
 
+/** The header names an attempt reads, as they compare: lower case. */
+const CONTENT_LENGTH = 'content-length';
+const TRANSFER_ENCODING = 'transfer-encoding';
+const CONNECTION = 'connection';
+const RETRY_AFTER = 'retry-after';
+
+/** Space or tab, as a header line's optional whitespace (RFC 9110 §5.6.3). */
+function isOws(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/**
+ * Whether text[from, to) is `name` (lower case) in any case. ASCII folding is enough: none of
+ * the names has a letter that another character lower-cases to.
+ */
+function nameIs(text: string, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let k = 0; k < name.length; k++) {
+    const c = text.charCodeAt(from + k);
+    const lower = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+    if (lower !== name.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/**
+ * The status and the four headers an attempt needs. Read in place, a line at a time: one
+ * header name compared without slicing and lower-casing each (this runs for every webhook).
+ */
 function parseHead(text: string): { head: ParsedHead; mode: BodyMode } | null {
-  const lines = text.split('\r\n');
-  const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0] ?? '');
+  const firstEnd = text.indexOf('\r\n');
+  const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(firstEnd < 0 ? text : text.slice(0, firstEnd));
   if (statusLine === null) return null;
   const http10 = statusLine[1] === '0';
   const status = Number(statusLine[2]);
@@ -170,25 +199,42 @@ function parseHead(text: string): { head: ParsedHead; mode: BodyMode } | null {
   let chunked = false;
   let connection = '';
   let retryAfter: string | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(':');
-    if (colon <= 0) return null;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (name === 'content-length') {
-      if (!/^\d+$/.test(value)) return null;
-      const length = Number(value);
+  // The head ends before its blank line, so every line after the status line is a header.
+  let start = firstEnd < 0 ? -1 : firstEnd + 2;
+  while (start >= 0) {
+    const eol = text.indexOf('\r\n', start);
+    const end = eol < 0 ? text.length : eol;
+    const colon = text.indexOf(':', start);
+    if (colon <= start || colon >= end) return null;
+    let nameStart = start;
+    let nameEnd = colon;
+    while (nameStart < nameEnd && isOws(text.charCodeAt(nameStart))) nameStart++;
+    while (nameEnd > nameStart && isOws(text.charCodeAt(nameEnd - 1))) nameEnd--;
+    if (nameIs(text, nameStart, nameEnd, CONTENT_LENGTH)) {
+      const given = text.slice(colon + 1, end).trim();
+      if (!/^\d+$/.test(given)) return null;
+      const length = Number(given);
       // Two different lengths make the framing ambiguous (a smuggling vector): refuse.
       if (contentLength !== null && contentLength !== length) return null;
       contentLength = length;
-    } else if (name === 'transfer-encoding') {
-      chunked = value.toLowerCase().split(',').at(-1)!.trim() === 'chunked';
-    } else if (name === 'connection') {
-      connection = value.toLowerCase();
-    } else if (name === 'retry-after' && retryAfter === undefined) {
-      retryAfter = value;
+    } else if (nameIs(text, nameStart, nameEnd, TRANSFER_ENCODING)) {
+      chunked =
+        text
+          .slice(colon + 1, end)
+          .trim()
+          .toLowerCase()
+          .split(',')
+          .at(-1)!
+          .trim() === 'chunked';
+    } else if (nameIs(text, nameStart, nameEnd, CONNECTION)) {
+      connection = text
+        .slice(colon + 1, end)
+        .trim()
+        .toLowerCase();
+    } else if (retryAfter === undefined && nameIs(text, nameStart, nameEnd, RETRY_AFTER)) {
+      retryAfter = text.slice(colon + 1, end).trim();
     }
+    start = eol < 0 ? -1 : eol + 2;
   }
   const closes = connection.includes('close') || (http10 && !connection.includes('keep-alive'));
   let mode: BodyMode;
