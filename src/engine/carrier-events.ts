@@ -82,8 +82,10 @@ export function createCarrierEventStage(options: CarrierEventOptions): CarrierEv
         }
       }
       if (inbound.length > 0) {
+        const { connector } = options;
+        // Written out, not spread: an MO per event.
         await ops.storeInbound(
-          inbound.map((m) => ({ ...m, connector: options.connector })),
+          inbound.map((m) => ({ from: m.from, to: m.to, body: m.body, receivedAt: m.receivedAt, connector })),
           now,
         );
       }

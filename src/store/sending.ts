@@ -110,7 +110,15 @@ export async function claimSendsIn(
         ' returning "id", "message_id", "msisdn", "attempts"',
       [node, accountId, now, take],
     );
-    for (const r of rows) claimed.push({ ...r, account_id: accountId });
+    for (const r of rows) {
+      claimed.push({
+        id: r.id,
+        message_id: r.message_id,
+        account_id: accountId,
+        msisdn: r.msisdn,
+        attempts: r.attempts,
+      });
+    }
     if (budget) {
       const empty = await spendBudgetIn(tx, budget, rows.length, now);
       if (empty !== null) meter!.throttle(accountId, empty);

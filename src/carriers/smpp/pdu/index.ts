@@ -1,7 +1,15 @@
 /** SMPP 3.4 PDU codec: pure, no sockets. session/ and smsc/ build on this. */
 export { CommandId, commandName, isResponseId, type CommandName } from './commands.js';
 export { CommandStatus, commandStatusName, type CommandStatusName } from './status.js';
-export { makePdu, type Pdu, type PduFields, type PduHeader, type PduOf, type Unnumbered } from './pdu.js';
+export {
+  makePdu,
+  makeRequest,
+  type Pdu,
+  type PduFields,
+  type PduHeader,
+  type PduOf,
+  type Unnumbered,
+} from './pdu.js';
 export { encodeInto, encodePdu, HEADER_LENGTH } from './encode.js';
 export { decodeAt, decodePdu, type DecodeResult } from './decode.js';
 export { DEFAULT_MAX_PDU_LENGTH, PduReader } from './reader.js';

@@ -55,6 +55,18 @@ export function blankPdu(command: CommandName): Record<string, unknown> {
   return { ...BLANKS[command] };
 }
 
+/** The blank of `command` with the given fields set; undefined ones stay at their initial value. */
+function filled(command: CommandName, given: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const pdu = blankPdu(command);
+  for (const name in given) {
+    // tlvs is not in the blank: set by name, it is one more field rather than a reason for
+    // V8 to give up on the layout.
+    if (given[name] !== undefined && name !== 'tlvs') pdu[name] = given[name];
+  }
+  if (given.tlvs !== undefined) pdu.tlvs = given.tlvs;
+  return pdu;
+}
+
 /**
  * A PDU with every field the caller leaves out at its initial value (empty strings, zeros,
  * interface_version 0x34), so a submit_sm can be written with only what matters.
@@ -63,13 +75,17 @@ export function makePdu<N extends CommandName>(
   command: N,
   fields: Partial<PduFields<N>> & { sequenceNumber: number },
 ): PduOf<N> {
-  const pdu = blankPdu(command);
-  const given = fields as Record<string, unknown>;
-  for (const name in given) {
-    // tlvs is not in the blank: set by name, it is one more field rather than a reason for
-    // V8 to give up on the layout.
-    if (given[name] !== undefined && name !== 'tlvs') pdu[name] = given[name];
-  }
-  if (fields.tlvs !== undefined) pdu.tlvs = fields.tlvs;
-  return pdu as PduOf<N>;
+  return filled(command, fields) as PduOf<N>;
+}
+
+/**
+ * makePdu for a request that the link numbers as it writes it (Link.request): no sequence
+ * number to give, and so no copy of the caller's fields to add one to (a spread of a submit's
+ * fields plus one more took 3 µs of every submit on Node 20).
+ */
+export function makeRequest<N extends CommandName>(
+  command: N,
+  fields: Partial<Omit<PduFields<N>, 'sequenceNumber'>>,
+): Unnumbered {
+  return filled(command, fields) as Unnumbered;
 }

@@ -2,7 +2,7 @@
  * The ESME side of an SMPP link: stays bound (reconnecting with backoff), paces and windows
  * submits, acknowledges deliveries once they are handled, and unbinds cleanly on stop.
  */
-import { CommandStatus, makePdu, type Pdu, type PduFields } from '../pdu/index.js';
+import { CommandStatus, makePdu, makeRequest, type Pdu, type PduFields } from '../pdu/index.js';
 import { backoffDelay } from './backoff.js';
 import type { Link } from './link.js';
 import { openLinks, refuse, unbindLinks } from './open-links.js';
@@ -187,7 +187,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
         );
       meter.mark();
       // The link numbers it as it sends it.
-      const pdu = makePdu('submit_sm', { ...fields, sequenceNumber: 0 });
+      const pdu = makeRequest('submit_sm', fields);
       const onResponse = onAccepted && responseHook(onAccepted);
       return link.request(pdu, options.responseTimeoutMs, onResponse).then(answered);
     } catch (error) {
