@@ -185,6 +185,11 @@ function nameIs(text: string, from: number, to: number, name: string): boolean {
   return true;
 }
 
+/** The value of the header line whose colon is at `colon` and which ends at `end`, trimmed. */
+function valueOf(text: string, colon: number, end: number): string {
+  return text.slice(colon + 1, end).trim();
+}
+
 /**
  * The status and the four headers an attempt needs. Read in place, a line at a time: one
  * header name compared without slicing and lower-casing each (this runs for every webhook).
@@ -211,28 +216,18 @@ function parseHead(text: string): { head: ParsedHead; mode: BodyMode } | null {
     while (nameStart < nameEnd && isOws(text.charCodeAt(nameStart))) nameStart++;
     while (nameEnd > nameStart && isOws(text.charCodeAt(nameEnd - 1))) nameEnd--;
     if (nameIs(text, nameStart, nameEnd, CONTENT_LENGTH)) {
-      const given = text.slice(colon + 1, end).trim();
+      const given = valueOf(text, colon, end);
       if (!/^\d+$/.test(given)) return null;
       const length = Number(given);
       // Two different lengths make the framing ambiguous (a smuggling vector): refuse.
       if (contentLength !== null && contentLength !== length) return null;
       contentLength = length;
     } else if (nameIs(text, nameStart, nameEnd, TRANSFER_ENCODING)) {
-      chunked =
-        text
-          .slice(colon + 1, end)
-          .trim()
-          .toLowerCase()
-          .split(',')
-          .at(-1)!
-          .trim() === 'chunked';
+      chunked = valueOf(text, colon, end).toLowerCase().split(',').at(-1)!.trim() === 'chunked';
     } else if (nameIs(text, nameStart, nameEnd, CONNECTION)) {
-      connection = text
-        .slice(colon + 1, end)
-        .trim()
-        .toLowerCase();
+      connection = valueOf(text, colon, end).toLowerCase();
     } else if (retryAfter === undefined && nameIs(text, nameStart, nameEnd, RETRY_AFTER)) {
-      retryAfter = text.slice(colon + 1, end).trim();
+      retryAfter = valueOf(text, colon, end);
     }
     start = eol < 0 ? -1 : eol + 2;
   }

@@ -147,10 +147,13 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
     }, delay);
   };
 
-  /** A submit has its outcome: its window slot goes back. */
-  const settle = (result: SubmitResult): SubmitResult => {
+  /** A submit's window slot goes back: it has its outcome, or it could not be written. */
+  const giveBack = () => {
     window.release();
     inFlight--;
+  };
+  const settle = (result: SubmitResult): SubmitResult => {
+    giveBack();
     return result;
   };
   const answered = (reply: Reply): SubmitResult =>
@@ -192,8 +195,7 @@ export function createSmppSession(input: SmppSessionOptions): SmppSession {
       return link.request(pdu, options.responseTimeoutMs, onResponse).then(answered);
     } catch (error) {
       // A PDU that cannot be encoded: nothing was written, the slot goes back at once.
-      window.release();
-      inFlight--;
+      giveBack();
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   };
